@@ -1,0 +1,3 @@
+from rlvr_grade.cli import main
+
+main()

@@ -1,0 +1,152 @@
+"""Rollout -> Check. Everything a check needs is decided here, outside the sandbox."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rlvr_grade.checks.extract import ExtractMode, extract_code
+from rlvr_grade.harness.splitting import assert_ids, pytest_ids
+from rlvr_grade.types import Check, Limits, Rollout
+
+Preset = Literal["none", "humaneval", "mbpp"]
+StyleChoice = Literal["auto", "pytest", "asserts"]
+
+
+class InvalidRow(Exception):
+    """The row itself is unusable; becomes status=invalid_input with this message."""
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How rows map to checks: columns, preset, extraction, test style, limits."""
+
+    completion_col: str = "completion"
+    tests_col: str = "tests"
+    id_col: str | None = None
+    group_col: str | None = None
+    preset: Preset = "none"
+    extract: ExtractMode = "auto"
+    test_style: StyleChoice = "auto"
+    limits: Limits = field(default_factory=Limits)
+
+    def resolved(self) -> "CheckOptions":
+        """Apply the preset's column defaults where the user kept the generic ones."""
+        from dataclasses import replace
+
+        if self.preset == "humaneval":
+            return replace(
+                self,
+                tests_col="test" if self.tests_col == "tests" else self.tests_col,
+                id_col=self.id_col or "task_id",
+                group_col=self.group_col or "task_id",
+            )
+        if self.preset == "mbpp":
+            return replace(
+                self,
+                tests_col="test_list" if self.tests_col == "tests" else self.tests_col,
+                id_col=self.id_col or "task_id",
+                group_col=self.group_col or "task_id",
+            )
+        return self
+
+    def required_columns(self) -> list[str]:
+        cols = [self.completion_col, self.tests_col]
+        if self.preset == "humaneval":
+            cols += ["prompt", "entry_point"]
+        return cols
+
+
+def _text(row: dict[str, Any], col: str, what: str) -> str:
+    if col not in row:
+        raise InvalidRow(f"missing column {col!r} ({what})")
+    value = row[col]
+    if value is None:
+        raise InvalidRow(f"{what} column {col!r} is null")
+    if not isinstance(value, str):
+        raise InvalidRow(f"{what} column {col!r} is {type(value).__name__}, expected a string")
+    return value
+
+
+def _tests_text(value: Any, col: str) -> str:
+    if value is None:
+        raise InvalidRow(f"tests column {col!r} is null")
+    if isinstance(value, str):
+        stripped = value.lstrip()
+        if stripped.startswith("[") and stripped.rstrip().endswith("]"):
+            try:
+                parsed = json.loads(stripped)
+            except ValueError:
+                return value
+            if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
+                return "\n".join(parsed) + "\n"
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
+        return "\n".join(value) + "\n"
+    raise InvalidRow(f"tests column {col!r} is {type(value).__name__}, expected code or a list of asserts")
+
+
+def detect_style(tests: str) -> str:
+    """pytest if the tests define test functions or import the solution module; else asserts."""
+    try:
+        ids = pytest_ids(tests)
+    except SyntaxError:
+        return "asserts"
+    if ids:
+        return "pytest"
+    if "from solution import" in tests or "import solution" in tests:
+        return "pytest"
+    return "asserts"
+
+
+def join_program(prompt: str, completion: str) -> str:
+    """HumanEval: a completion is either the body that continues the prompt, or (chat models)
+    a whole new definition; a prompt is a complete def with a docstring, so prompt + newline +
+    full definition is valid too (the later def wins)."""
+    if completion[:1] in (" ", "\t") or not completion.strip():
+        return prompt + completion
+    return prompt + "\n" + completion
+
+
+def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
+    """Build the check for one row, or raise InvalidRow naming the field."""
+    row = rollout.row
+    completion = extract_code(_text(row, opts.completion_col, "completion"), opts.extract)
+    setup = ""
+    if opts.preset == "humaneval":
+        prompt = _text(row, "prompt", "prompt")
+        entry = _text(row, "entry_point", "entry_point")
+        program = join_program(prompt, completion)
+        tests = _text(row, opts.tests_col, "tests") + f"\n\ncheck({entry})\n"
+        style = "asserts"
+    elif opts.preset == "mbpp":
+        program = completion
+        tests = _tests_text(row.get(opts.tests_col), opts.tests_col)
+        imports = row.get("test_imports") or []
+        if isinstance(imports, str):
+            imports = [imports]
+        setup = "\n".join(imports)
+        style = "asserts"
+    else:
+        if opts.tests_col not in row:
+            raise InvalidRow(f"missing column {opts.tests_col!r} (tests)")
+        program = completion
+        tests = _tests_text(row[opts.tests_col], opts.tests_col)
+        style = opts.test_style if opts.test_style != "auto" else detect_style(tests)
+    if not tests.strip():
+        raise InvalidRow(f"tests column {opts.tests_col!r} is empty")
+    try:
+        expected = pytest_ids(tests) if style == "pytest" else assert_ids(tests)
+    except SyntaxError as exc:
+        raise InvalidRow(f"tests do not parse: {exc.msg} (line {exc.lineno})") from exc
+    if not expected:
+        raise InvalidRow(f"no tests found in {opts.tests_col!r} for style {style}")
+    return Check(
+        style=style,  # type: ignore[arg-type]
+        program=program,
+        tests=tests,
+        expected_tests=tuple(expected),
+        limits=opts.limits,
+        setup=setup,
+    )

@@ -1,0 +1,86 @@
+"""The one module that talks to the terminal: progress, tables, error lines. All on stderr;
+stdout is reserved for data (JSONL written to `-o -`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def error(message: str, tip: str | None = None) -> None:
+    err.print(f"[bold red]Error:[/] {message}", markup=True)
+    if tip:
+        err.print(f"[yellow]Tip:[/] {tip}", markup=True)
+
+
+def warn(message: str) -> None:
+    err.print(f"[yellow]Warning:[/] {message}")
+
+
+class Progress:
+    """A tqdm bar advancing by bytes read (rows for stdin). Silent when stderr is not a
+    terminal or when asked."""
+
+    def __init__(self, enabled: bool, total_bytes: int | None):
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            if total_bytes:
+                self.bar = tqdm(total=total_bytes, unit="B", unit_scale=True, file=sys.stderr, dynamic_ncols=True)
+            else:
+                self.bar = tqdm(unit=" rows", file=sys.stderr, dynamic_ncols=True)
+        self._last = 0
+        self._by_bytes = bool(total_bytes)
+        self.rows = 0
+        self.passed = 0
+
+    def update(self, status: str, bytes_read: int | None) -> None:
+        self.rows += 1
+        self.passed += status == "pass"
+        if self.bar is None:
+            return
+        if self._by_bytes and bytes_read is not None:
+            self.bar.update(max(0, bytes_read - self._last))
+            self._last = max(self._last, bytes_read)
+        elif not self._by_bytes:
+            self.bar.update(1)
+        if self.rows % 16 == 0:
+            self.bar.set_postfix_str(f"{self.rows} rows, pass {self.passed / self.rows:.1%}", refresh=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def summary_table(s: dict[str, Any]) -> None:
+    table = Table(title="rlvr-grade summary", show_header=False, title_justify="left")
+    table.add_column("metric", style="bold")
+    table.add_column("value")
+    table.add_row("rows", str(s["rows"]))
+    table.add_row("pass rate", f"{s['pass_rate']:.2%}  ({s['passed']}/{s['graded']})")
+    if s.get("mean_reward") is not None:
+        table.add_row("mean reward", f"{s['mean_reward']:.4f}")
+    statuses = ", ".join(f"{k} {v}" for k, v in s["statuses"].items() if v)
+    table.add_row("statuses", statuses or "-")
+    table.add_row("executed / cached", f"{s['executed']} / {s['cached']}")
+    ms = s["check_ms"]
+    if ms["p50"] is not None:
+        table.add_row("check time", f"p50 {ms['p50']:.1f} ms, p95 {ms['p95']:.1f} ms")
+    if s.get("throughput_rows_per_s"):
+        table.add_row("throughput", f"{s['throughput_rows_per_s']:.1f} rows/s over {s['wall_s']:.1f} s")
+    if s.get("pass_at_k"):
+        table.add_row("pass@k", ", ".join(f"{k} {v:.4f}" for k, v in s["pass_at_k"].items()))
+    if s.get("group_pass_rate_histogram"):
+        hist = ", ".join(f"{k}: {v}" for k, v in s["group_pass_rate_histogram"].items())
+        table.add_row(f"groups ({s['groups']}) by pass rate", hist)
+    if s.get("flagged"):
+        table.add_row("flagged as suspicious", str(s["flagged"]))
+    iso = s.get("isolation") or {}
+    table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
+    err.print(table)

@@ -1,0 +1,180 @@
+"""Writers: JSONL (plain or .gz, or stdout) and Parquet. Written to a temp file, then os.replace."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import tempfile
+from typing import Any
+
+import orjson
+
+# The columns rlvr-grade adds to every row, with their Arrow types.
+OUTCOME_COLUMNS: dict[str, str] = {
+    "reward": "float64",
+    "status": "string",
+    "tests_passed": "int64",
+    "tests_total": "int64",
+    "duration_ms": "float64",
+    "error": "string",
+    "flags": "list<string>",
+    "cached": "bool",
+}
+
+
+def output_format(path: str) -> str:
+    return "parquet" if path.lower().endswith((".parquet", ".pq")) else "jsonl"
+
+
+class RowSink:
+    """Base class: `write(row)` in input order, `close()` commits, `abort()` leaves no file."""
+
+    def write(self, row: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> "RowSink":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.close()
+        else:
+            self.abort()
+
+
+def _temp_beside(path: str) -> tuple[int, str]:
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=directory)
+
+
+class JsonlSink(RowSink):
+    def __init__(self, path: str):
+        self.path = path
+        self._tmp: str | None = None
+        if path == "-":
+            self._fh = sys.stdout.buffer
+            return
+        fd, self._tmp = _temp_beside(path)
+        raw = os.fdopen(fd, "wb")
+        self._fh = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if path.endswith(".gz") else raw
+        self._raw = raw
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._fh.write(orjson.dumps(row, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS, default=_default))
+        self._fh.write(b"\n")
+
+    def close(self) -> None:
+        if self._tmp is None:
+            self._fh.flush()
+            return
+        self._fh.close()
+        if self._raw is not self._fh:
+            self._raw.close()
+        os.replace(self._tmp, self.path)
+        self._tmp = None
+
+    def abort(self) -> None:
+        if self._tmp is not None:
+            try:
+                self._fh.close()
+            finally:
+                os.unlink(self._tmp)
+                self._tmp = None
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, (bytes, bytearray)):
+        return obj.decode("utf-8", "replace")
+    if hasattr(obj, "isoformat"):
+        return obj.isoformat()
+    if hasattr(obj, "as_py"):
+        return obj.as_py()
+    return str(obj)
+
+
+class ParquetSink(RowSink):
+    """Rows buffered into row groups; the schema is the input's plus the outcome columns."""
+
+    def __init__(self, path: str, input_schema: Any = None, row_group_size: int = 4096):
+        import pyarrow as pa
+
+        self._pa = pa
+        self.path = path
+        self.row_group_size = row_group_size
+        self._rows: list[dict[str, Any]] = []
+        self._writer = None
+        self._schema = None
+        if input_schema is not None:
+            self._schema = self._with_outcomes(input_schema)
+        fd, self._tmp = _temp_beside(path)
+        os.close(fd)
+
+    def _with_outcomes(self, schema: Any) -> Any:
+        pa = self._pa
+        types = {
+            "float64": pa.float64(),
+            "string": pa.string(),
+            "int64": pa.int64(),
+            "list<string>": pa.list_(pa.string()),
+            "bool": pa.bool_(),
+        }
+        for name in OUTCOME_COLUMNS:
+            idx = schema.get_field_index(name)
+            if idx >= 0:
+                schema = schema.remove(idx)
+        for name, kind in OUTCOME_COLUMNS.items():
+            schema = schema.append(pa.field(name, types[kind]))
+        return schema
+
+    def write(self, row: dict[str, Any]) -> None:
+        self._rows.append(row)
+        if len(self._rows) >= self.row_group_size:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow.parquet as pq
+
+        if not self._rows:
+            return
+        pa = self._pa
+        if self._schema is None:
+            inferred = pa.Table.from_pylist(self._rows).schema
+            self._schema = self._with_outcomes(inferred)
+        table = pa.Table.from_pylist(self._rows, schema=self._schema)
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self._tmp, self._schema)
+        self._writer.write_table(table)
+        self._rows.clear()
+
+    def close(self) -> None:
+        import pyarrow.parquet as pq
+
+        self._flush()
+        if self._writer is None:
+            schema = self._schema or self._with_outcomes(self._pa.schema([]))
+            self._writer = pq.ParquetWriter(self._tmp, schema)
+        self._writer.close()
+        os.replace(self._tmp, self.path)
+
+    def abort(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except Exception:
+                pass
+        if os.path.exists(self._tmp):
+            os.unlink(self._tmp)
+
+
+def open_output(path: str, input_schema: Any = None) -> RowSink:
+    """Open the output named by `-o`: its extension picks the format; `-` is JSONL on stdout."""
+    if output_format(path) == "parquet":
+        return ParquetSink(path, input_schema)
+    return JsonlSink(path)

@@ -1,0 +1,79 @@
+"""The backend contract: every sandbox (local, gvisor, beam) is one small class.
+
+A failure of the *candidate* is an Execution; a failure of the *sandbox* is SandboxError, so a
+dead backend never looks like model output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rlvr_grade.types import Check, Execution
+
+
+class Backend:
+    """Runs checks in isolation. Subclasses implement start/run/close."""
+
+    name: str = "base"
+
+    def start(self) -> None:
+        """Bring the backend up (spawn workers, connect); raise SandboxError if it cannot."""
+
+    def run(self, check: Check) -> Execution:
+        """Run one check to completion and report what happened. Blocking and thread-safe:
+        the pool calls it from up to `concurrency` threads. Raises SandboxError when the
+        infrastructure (not the candidate) failed."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stop every worker and leave nothing behind (processes, mounts, cgroups)."""
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What about this backend can change a reward (part of the cache key)."""
+        return {"backend": self.name}
+
+    def isolation(self) -> dict[str, Any]:
+        """The protections this run actually has, for the summary and `doctor`."""
+        return {}
+
+    def __enter__(self) -> "Backend":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def execution_from_wire(resp: dict[str, Any], limits: Any) -> Execution:
+    """Turn a worker's raw report into an Execution, deciding which limit (if any) was hit."""
+    from rlvr_grade.types import TestRecord
+
+    phase = tuple(resp["phase"]) if resp.get("phase") else None
+    limit_hit = None
+    cpu = float(resp.get("cpu_s", 0.0))
+    sig = resp.get("signal")
+    if resp.get("oom") or (phase and phase[0] == "memory"):
+        limit_hit = "memory"
+    elif cpu >= limits.cpu_s or (sig in (9, 24) and cpu >= limits.cpu_s * 0.95):
+        limit_hit = "cpu"
+    elif resp.get("killed_for_wall"):
+        limit_hit = "wall"
+    elif sig == 25:  # SIGXFSZ
+        limit_hit = "file_size"
+    records = tuple(
+        TestRecord(id=r["id"], outcome=r["outcome"], message=r.get("message", ""), output=r.get("output"))
+        for r in resp.get("records", [])
+    )
+    return Execution(
+        exit_code=resp.get("exit_code"),
+        signal=sig,
+        stdout=resp.get("stdout", ""),
+        stderr=resp.get("stderr", ""),
+        cpu_s=cpu,
+        wall_s=float(resp.get("wall_s", 0.0)),
+        peak_memory_mb=float(resp.get("peak_memory_mb", 0.0)),
+        limit_hit=limit_hit,
+        records=records,
+        done=bool(resp.get("done")),
+        phase_error=phase,  # type: ignore[arg-type]
+        output_truncated=bool(resp.get("output_truncated")),
+    )

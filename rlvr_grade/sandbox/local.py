@@ -1,0 +1,195 @@
+"""The local backend: one warm zygote process per slot, forking an isolated child per check."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import asdict
+from typing import Any
+
+import rlvr_grade
+from rlvr_grade.sandbox import protocol
+from rlvr_grade.sandbox.base import Backend, execution_from_wire
+from rlvr_grade.types import Check, Execution, SandboxError
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+
+
+def _zygote_env() -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        # One hash seed for every check on every slot and machine: set and dict-of-str
+        # iteration order must not make the same rollout pass on one slot and fail on another.
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONPATH": PACKAGE_PARENT,
+    }
+
+
+class _Slot:
+    def __init__(self, index: int, init: dict[str, Any]):
+        self.index = index
+        self.init = init
+        self.proc: subprocess.Popen | None = None
+        self.features: dict[str, str] = {}
+
+    def spawn(self) -> None:
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        code = (
+            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import main; main(%d, %d)"
+            % (PACKAGE_PARENT, to_child_r, from_child_w)
+        )
+        self.proc = subprocess.Popen(
+            [sys.executable, "-s", "-c", code],
+            pass_fds=(to_child_r, from_child_w),
+            env=_zygote_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent,
+        )
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.wfd, self.rfd = to_child_w, from_child_r
+        os.set_inheritable(self.wfd, False)
+        os.set_inheritable(self.rfd, False)
+        protocol.send(self.wfd, self.init)
+        ready = protocol.recv(self.rfd)
+        if not ready or not ready.get("ready"):
+            err = (ready or {}).get("error", "worker exited during start-up")
+            self.kill()
+            raise SandboxError(f"local sandbox slot {self.index} failed to start: {err}")
+        self.features = ready.get("features", {})
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        try:
+            protocol.send(self.wfd, message)
+            resp = protocol.recv(self.rfd)
+        except OSError as exc:
+            resp = None
+            err = str(exc)
+        else:
+            err = "worker died"
+        if resp is None:
+            self.kill()
+            raise SandboxError(f"local sandbox slot {self.index}: {err}")
+        if "sandbox_error" in resp:
+            raise SandboxError(f"local sandbox slot {self.index}: {resp['sandbox_error']}")
+        return resp
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            for fd in (getattr(self, "wfd", -1), getattr(self, "rfd", -1)):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self.proc = None
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
+    from rlvr_grade.sandbox import linux
+
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class LocalBackend(Backend):
+    """Namespaces + cgroups + rlimits + a dropped uid, around a warm pre-forked interpreter."""
+
+    name = "local"
+
+    def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False):
+        self.concurrency = concurrency or os.cpu_count() or 1
+        home = os.path.expanduser("~")
+        self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
+        self.allow_unisolated = allow_unisolated
+        self._slots: list[_Slot] = []
+        self._free: queue.Queue[_Slot] = queue.Queue()
+        self._lock = threading.Lock()
+        self.isolate = os.geteuid() == 0
+        self._uid_base = 200000 + (os.getpid() % 20000) * 256
+
+    def start(self) -> None:
+        from rlvr_grade.sandbox.cgroups import cgroup_version
+
+        if not self.isolate and not self.allow_unisolated:
+            raise SandboxError(
+                "the local sandbox needs root to isolate checks (network, filesystem, cgroups)"
+            )
+        use_cgroup = self.isolate and cgroup_version() is not None
+        for i in range(self.concurrency):
+            init = {
+                "slot": i,
+                "uid": self._uid_base + i,
+                "isolate": self.isolate,
+                "cgroup": f"{os.getpid()}-slot{i}" if use_cgroup else None,
+                "hide": self.hide,
+                "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
+            }
+            slot = _Slot(i, init)
+            slot.spawn()
+            self._slots.append(slot)
+            self._free.put(slot)
+
+    def run(self, check: Check) -> Execution:
+        slot = self._free.get()
+        try:
+            if slot.proc is None:
+                slot.spawn()
+            limits = asdict(check.limits)
+            limits["wall_s"] = check.limits.effective_wall_s
+            resp = slot.request({"payload": check.payload(), "limits": limits})
+        finally:
+            self._free.put(slot)
+        return execution_from_wire(resp, check.limits)
+
+    def close(self) -> None:
+        for slot in self._slots:
+            slot.kill()
+        from rlvr_grade.sandbox.cgroups import SlotCgroup
+
+        for slot in self._slots:
+            name = slot.init.get("cgroup")
+            if name:
+                try:
+                    cg = SlotCgroup(name)
+                    cg.kill_all()
+                    cg.remove()
+                except OSError:
+                    pass
+        self._slots.clear()
+
+    def fingerprint(self) -> dict[str, Any]:
+        import platform
+
+        try:
+            import pytest
+
+            pytest_version = pytest.__version__
+        except ImportError:
+            pytest_version = None
+        return {
+            "backend": self.name,
+            "python": platform.python_version(),
+            "pytest": pytest_version,
+            "isolated": self.isolate,
+        }
+
+    def isolation(self) -> dict[str, Any]:
+        feats: dict[str, Any] = {"isolated": self.isolate}
+        if self._slots:
+            feats.update(self._slots[0].features)
+        return feats

@@ -1,0 +1,119 @@
+"""The filesystem a check sees: the host read-only, the grader's own files masked, and the
+interpreter still reachable by the dropped uid.
+
+A directory is *masked* (an empty tmpfs laid over it) when it must be hidden (the grader's
+home, working directory, input/output/cache folders) or when the dropped uid could not walk
+through it anyway (pyenv under a mode-700 /root). The paths the interpreter needs below a
+masked directory are bind-mounted back into the mask."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from rlvr_grade.sandbox import linux
+
+MS_MOVE = 8192
+MNT_DETACH = 2
+REPLACED = ("/tmp", "/dev/shm", "/proc")
+
+
+def needed_paths() -> list[str]:
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    for p in sys.path:
+        if p and os.path.isdir(p):
+            paths.add(p)
+    import rlvr_grade
+
+    paths.add(os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__))))
+    return sorted({os.path.realpath(p) for p in paths})
+
+
+def _ancestors(path: str) -> list[str]:
+    parts = path.strip("/").split("/")
+    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
+    """Return {"masks": [(dir, [child names to re-expose]), ...] shallow first, "files": [...]}."""
+    needed = needed if needed is not None else needed_paths()
+    hide_dirs = set()
+    hide_files = []
+    for h in hide:
+        h = os.path.realpath(h)
+        if any(h == r or h.startswith(r + "/") for r in REPLACED):
+            continue  # these get a fresh empty tmpfs in every check anyway
+        if os.path.isdir(h):
+            hide_dirs.add(h)
+        elif os.path.exists(h):
+            hide_files.append(h)
+    masks: dict[str, set[str]] = {}
+    for h in hide_dirs:
+        masks.setdefault(h, set())
+    for n in needed:
+        for a in _ancestors(n) + [n]:
+            if a == n:
+                break
+            try:
+                mode = os.stat(a).st_mode
+            except OSError:
+                break
+            if a in hide_dirs or not (mode & stat.S_IXOTH):
+                masks.setdefault(a, set())
+    # A needed path below a mask is re-exposed through the next component on its way down.
+    for a in list(masks):
+        if any(n == a or n.startswith(a + "/") for n in needed) and a in hide_dirs and any(n == a for n in needed):
+            del masks[a]  # hiding the interpreter itself would break every check
+    for a, keep in masks.items():
+        for n in needed:
+            if n.startswith(a + "/"):
+                keep.add(n[len(a) + 1:].split("/", 1)[0])
+    ordered = sorted(masks.items(), key=lambda kv: kv[0].count("/"))
+    # Skip masks nested inside a mask that does not re-expose them (already hidden).
+    result = []
+    for a, keep in ordered:
+        covered = False
+        for b, bkeep in result:
+            if a.startswith(b + "/") and a[len(b) + 1:].split("/", 1)[0] not in bkeep:
+                covered = True
+        if not covered:
+            result.append((a, sorted(keep)))
+    return {"masks": result, "files": sorted(hide_files)}
+
+
+def apply(fs_plan: dict[str, list], stage: str = "/tmp") -> None:
+    """Run in the check's own mount namespace, as root, before the root goes read-only."""
+    if not fs_plan["masks"] and not fs_plan["files"]:
+        return
+    linux.mount("tmpfs", stage, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=700")
+    n = 0
+    for a, keep in fs_plan["masks"]:
+        staged = []
+        for child in keep:
+            src = os.path.join(a, child)
+            if not os.path.lexists(src):
+                continue
+            tmp = os.path.join(stage, str(n))
+            n += 1
+            is_dir = os.path.isdir(src)
+            if is_dir:
+                os.mkdir(tmp)
+            else:
+                open(tmp, "w").close()
+            linux.mount(src, tmp, None, linux.MS_BIND | linux.MS_REC)
+            staged.append((tmp, child, is_dir))
+        linux.mount("tmpfs", a, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64k,mode=755")
+        for tmp, child, is_dir in staged:
+            dst = os.path.join(a, child)
+            if is_dir:
+                os.mkdir(dst)
+            else:
+                open(dst, "w").close()
+            linux.mount(tmp, dst, None, MS_MOVE)
+    for f in fs_plan["files"]:
+        try:
+            linux.mount("/dev/null", f, None, linux.MS_BIND)
+        except OSError:
+            pass
+    linux.umount(stage, MNT_DETACH)

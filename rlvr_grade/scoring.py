@@ -1,0 +1,127 @@
+"""Pure: (Check, Execution) -> Outcome. No I/O, no clocks; the same inputs give the same verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rlvr_grade.harness.splitting import base_id
+from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    shape: RewardShape = "binary"
+    bonus: float = 0.1  # with shape "bonus": reward for code that runs without crashing
+
+
+def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool]:
+    """(passed, total, failure messages, any assertion failure, any error) over the expected tests.
+
+    Only tests the grader expected (derived outside the sandbox) count; an expected test that
+    was never reported counts as failed. Extra reported tests must pass too (pytest
+    parametrization expands one expected id into several)."""
+    by_base: dict[str, list] = {}
+    for rec in ex.records:
+        key = base_id(rec.id) if check.style == "pytest" else rec.id
+        by_base.setdefault(key, []).append(rec)
+    passed = 0
+    msgs: list[str] = []
+    any_fail = any_error = False
+    for tid in check.expected_tests:
+        recs = by_base.get(tid, [])
+        if recs and all(r.outcome == "passed" for r in recs):
+            passed += 1
+            continue
+        for r in recs:
+            if r.outcome == "failed":
+                any_fail = True
+            elif r.outcome == "error":
+                any_error = True
+            elif r.outcome == "skipped":
+                any_fail = True
+            if r.outcome != "passed" and r.message:
+                msgs.append(r.message)
+        if not recs:
+            msgs.append(f"{tid}: not reported")
+    expected = set(check.expected_tests)
+    for key, recs in by_base.items():
+        if key in expected:
+            continue
+        for r in recs:
+            if r.outcome == "error":  # collection errors, setup failures outside expected ids
+                any_error = True
+                if r.message:
+                    msgs.append(r.message)
+    return passed, len(check.expected_tests), msgs, any_fail, any_error
+
+
+def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
+    passed, total, msgs, any_fail, any_error = _tally(check, ex)
+    if ex.phase_error and ex.phase_error[0] == "compile":
+        return "compile_error", 0, total, ex.phase_error[1]
+    if ex.limit_hit == "memory":
+        return "memory_limit", passed, total, "memory limit exceeded"
+    if ex.limit_hit in ("cpu", "wall"):
+        what = "CPU" if ex.limit_hit == "cpu" else "wall-clock"
+        return "timeout", passed, total, f"{what} time limit exceeded"
+    if ex.phase_error:
+        kind, msg = ex.phase_error
+        if kind == "memory":
+            return "memory_limit", passed, total, msg
+        return "runtime_error", passed, total, msg
+    if ex.done and passed == total and not any_error:
+        return "pass", passed, total, ""
+    first = msgs[0] if msgs else ""
+    if not ex.done:
+        # The process ended without the harness finishing: an early exit, a crash, a signal.
+        how = _how_it_ended(ex)
+        return ("runtime_error" if (ex.signal or ex.exit_code) else "fail"), passed, total, how
+    if any_error and not any_fail:
+        return "runtime_error", passed, total, first
+    return "fail", passed, total, first or "not every expected test passed"
+
+
+def _how_it_ended(ex: Execution) -> str:
+    if ex.signal:
+        return f"killed by signal {ex.signal} before the tests finished"
+    if ex.exit_code:
+        tail = ex.stderr.strip().splitlines()[-1:] if ex.stderr.strip() else []
+        return (tail[0][:300] if tail else f"exited with code {ex.exit_code}") + " (tests did not finish)"
+    return "exited before the tests finished"
+
+
+def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float | None:
+    if status == "sandbox_error":
+        return None
+    if status == "pass":
+        return 1.0
+    if cfg.shape == "fraction":
+        return passed / total if total else 0.0
+    if cfg.shape == "bonus":
+        ran_clean = status == "fail"  # ran to the end without crashing, but some tests failed
+        return cfg.bonus if ran_clean else 0.0
+    return 0.0
+
+
+def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) -> Outcome:
+    status, passed, total, error = verdict(check, ex)
+    return Outcome(
+        status=status,
+        reward=reward(status, passed, total, cfg),
+        tests_passed=passed,
+        tests_total=total,
+        duration_ms=round(duration_ms, 3),
+        error=error[:500],
+    )
+
+
+def invalid(message: str) -> Outcome:
+    return Outcome(status="invalid_input", reward=0.0, tests_passed=0, tests_total=0, duration_ms=0.0, error=message[:500])
+
+
+def infrastructure_failure(message: str) -> Outcome:
+    return Outcome(status="sandbox_error", reward=None, tests_passed=0, tests_total=0, duration_ms=0.0, error=message[:500])
+
+
+OutcomeKind = Literal["scored", "invalid", "infra"]

