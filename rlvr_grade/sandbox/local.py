@@ -137,6 +137,7 @@ class LocalBackend(Backend):
                 "isolate": self.isolate,
                 "cgroup": f"{os.getpid()}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
+                "seccomp": self.isolate,
                 "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
             slot = _Slot(i, init)

@@ -31,6 +31,7 @@ class Config:
         self.cgroup_name: str | None = init.get("cgroup")
         self.hide: list[str] = init.get("hide", [])
         self.env: dict[str, str] = init.get("env", {})
+        self.seccomp: bool = init.get("seccomp", True)
 
 
 class Zygote:
@@ -39,6 +40,7 @@ class Zygote:
         self.cgroup = None
         self.pidns_fd: int | None = None
         self.features: dict[str, str] = {}
+        self.filter = None
         self.fs_plan = mounts.plan(cfg.hide)
         if cfg.isolate:
             self._isolate_slot()
@@ -53,6 +55,14 @@ class Zygote:
             from rlvr_grade.sandbox.cgroups import SlotCgroup
 
             self.cgroup = SlotCgroup(self.cfg.cgroup_name)
+        if self.cfg.seccomp:
+            from rlvr_grade.sandbox import seccomp
+
+            try:
+                self.filter = seccomp.compile_filter()  # once: loading it per check is ~0.2 ms
+                self.features["seccomp"] = f"{len(self.filter.denied)} syscalls refused"
+            except seccomp.SeccompUnavailable as exc:
+                self.features["seccomp"] = f"off: {exc}"
 
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -63,9 +73,11 @@ class Zygote:
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         oom_before = 0
+        cpu_before = None
         if self.cgroup is not None:
             self.cgroup.configure(int(limits["memory_mb"]) << 20, int(limits["processes"]))
             oom_before = self.cgroup.oom_kills()
+            cpu_before = self.cgroup.cpu_ns()
         sys.stdout.flush()
         sys.stderr.flush()
         if self.pidns_fd is not None:
@@ -90,15 +102,32 @@ class Zygote:
         if self.pidns_fd is not None:
             linux.setns(self.pidns_fd, linux.CLONE_NEWPID)
         os.close(res_w), os.close(out_w), os.close(err_w)
-        result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r)
+        result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r, cpu_before)
         if self.cgroup is not None:
             result["oom"] = self.cgroup.oom_kills() > oom_before
             result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
         return result
 
-    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, res_r: int, out_r: int, err_r: int) -> dict[str, Any]:
+    def _cpu_used(self, cpu_before: int | None) -> float | None:
+        """CPU seconds the running check has spent so far, its subprocesses included."""
+        if cpu_before is None or self.cgroup is None:
+            return None
+        now = self.cgroup.cpu_ns()
+        return None if now is None else (now - cpu_before) / 1e9
+
+    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, res_r: int, out_r: int, err_r: int,
+                 cpu_before: int | None = None) -> dict[str, Any]:
         wall_limit = float(limits["wall_s"])
+        cpu_limit = float(limits["cpu_s"])
+        # The CPU limit is enforced here, from the slot cgroup's accounting: RLIMIT_CPU is per
+        # process and whole seconds, and misses CPU burnt by subprocesses. The next look is
+        # scheduled no later than the earliest moment the budget could run out on all cores.
+        watch_cpu = cpu_before is not None
+        ncpu = os.cpu_count() or 1
+        next_cpu_look = t0 + min(0.05, cpu_limit / ncpu) if watch_cpu else float("inf")
+        killed_for_cpu = False
+        cpu_seen = 0.0
         cap = int(limits["output_bytes"])
         bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
         caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
@@ -115,6 +144,19 @@ class Zygote:
         drain_until = None
         while open_fds:
             now = time.monotonic()
+            if not exited and now >= next_cpu_look:
+                used = self._cpu_used(cpu_before)
+                if used is None:
+                    next_cpu_look = float("inf")
+                else:
+                    cpu_seen = max(cpu_seen, used)
+                    left = cpu_limit - used
+                    if left <= 0:
+                        os.kill(pid, signal.SIGKILL)
+                        killed_for_cpu = True
+                        next_cpu_look = deadline = float("inf")
+                    else:
+                        next_cpu_look = now + min(0.25, max(0.005, left / ncpu))
             if not exited and now >= deadline:
                 os.kill(pid, signal.SIGKILL)
                 killed_for_wall = True
@@ -123,7 +165,7 @@ class Zygote:
                 drain_until = now + 1.0  # the pid namespace is gone; pipes close at once
             if drain_until is not None and now >= drain_until:
                 break
-            limit_at = min(deadline, drain_until or float("inf"))
+            limit_at = min(deadline, next_cpu_look if not exited else float("inf"), drain_until or float("inf"))
             timeout_ms = None if limit_at == float("inf") else max(0, int((limit_at - now) * 1000) + 1)
             for fd, _ev in poller.poll(timeout_ms):
                 if fd == pidfd:
@@ -148,6 +190,11 @@ class Zygote:
             os.close(fd)
         records, done, phase = parse_channel(bytes(bufs[res_r]), nonce)
         cpu = rusage.ru_utime + rusage.ru_stime
+        used = self._cpu_used(cpu_before)  # counts daemons and unreaped children too
+        if used is not None:
+            cpu = max(cpu, used, cpu_seen)
+        if killed_for_cpu:
+            cpu = max(cpu, cpu_limit)
         return {
             "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
@@ -157,6 +204,7 @@ class Zygote:
             "wall_s": wall,
             "peak_memory_mb": rusage.ru_maxrss / 1024,
             "killed_for_wall": killed_for_wall,
+            "killed_for_cpu": killed_for_cpu,
             "output_truncated": truncated,
             "records": records,
             "done": done,
@@ -203,8 +251,10 @@ class Zygote:
         write_files(payload, workdir, testdir)
         if cfg.isolate:
             os.chown(workdir, cfg.uid, cfg.uid)
-        cpu = int(math.ceil(float(limits["cpu_s"]) + 0.5))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # soft = hard: pid-ns init ignores SIGXCPU
+        # A backstop per process (whole seconds): the zygote stops the check at its exact limit
+        # from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
+        cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if self.cgroup is not None else 0)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         fsize = int(limits["file_bytes"])
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -225,6 +275,8 @@ class Zygote:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if self.filter is not None:
+            self.filter.load()  # last: everything above needed mount/unshare
         run_harness(payload, nonce, chan, workdir, testdir)
         try:
             sys.stdout.flush()
