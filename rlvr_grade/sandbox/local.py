@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import signal
@@ -106,21 +107,30 @@ def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+_instances = itertools.count()
+_uid_salt = itertools.count()
+
+
 class LocalBackend(Backend):
     """Namespaces + cgroups + rlimits + a dropped uid, around a warm pre-forked interpreter."""
 
     name = "local"
 
-    def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False):
+    def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
+                 seccomp: bool = True):
         self.concurrency = concurrency or os.cpu_count() or 1
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self.allow_unisolated = allow_unisolated
+        self.seccomp = seccomp  # off only to test the other layers on their own
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
         self.isolate = os.geteuid() == 0
-        self._uid_base = 200000 + (os.getpid() % 20000) * 256
+        # Two backends in one process (two Graders) must not share uids or cgroups: closing
+        # one would remove the other's cgroups, and RLIMIT_NPROC counts per uid.
+        self._tag = f"{os.getpid()}-{next(_instances)}"
+        self._uid_base = 200000 + ((os.getpid() * 8 + next(_uid_salt)) % 160000) * 256
 
     def start(self) -> None:
         from rlvr_grade.sandbox.cgroups import cgroup_version
@@ -135,9 +145,9 @@ class LocalBackend(Backend):
                 "slot": i,
                 "uid": self._uid_base + i,
                 "isolate": self.isolate,
-                "cgroup": f"{os.getpid()}-slot{i}" if use_cgroup else None,
+                "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
-                "seccomp": self.isolate,
+                "seccomp": self.isolate and self.seccomp,
                 "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
             slot = _Slot(i, init)
