@@ -274,7 +274,9 @@ def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: in
     add("ipc namespace", ns_differs("ipc"), "own ipc namespace", f"shared: {none_reason}")
     add("uts namespace", ns_differs("uts"), "own uts namespace", f"shared: {none_reason}")
     caps = int(seen.get("cap_eff") or "0", 16)
-    if userns:
+    if isolation.get("mode") == "none":
+        add("uid drop", False, "", f"checks run as the grader's own uid {seen['uid']}: {none_reason}")
+    elif userns:
         add("uid drop", caps == 0,
             f"uid {seen['uid']} with no capabilities, in a nested user namespace that owns nothing (on the host "
             "it is still the grader's own uid: files that user may read outside the masked folders stay readable)",

@@ -100,6 +100,10 @@ class Zygote:
             cpu_before = self.cgroup.cpu_ns()
         sys.stdout.flush()
         sys.stderr.flush()
+        if not self.cfg.isolate:
+            import tempfile
+
+            self._scratch = tempfile.mkdtemp(prefix="rlvr-")
         if self.pidns_fd is not None:
             linux.unshare(linux.CLONE_NEWPID)
         t0 = time.monotonic()
@@ -130,6 +134,10 @@ class Zygote:
             result["oom"] = self.cgroup.oom_kills() > oom_before
             result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
+        if not self.cfg.isolate:
+            import shutil
+
+            shutil.rmtree(self._scratch, ignore_errors=True)
         return result
 
     def _cpu_used(self, cpu_before: int | None) -> float | None:
@@ -278,9 +286,7 @@ class Zygote:
             linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
             linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
         else:
-            import tempfile
-
-            base = tempfile.mkdtemp(prefix="rlvr-")
+            base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
         os.makedirs(workdir, exist_ok=True)
         os.makedirs(testdir, exist_ok=True)
