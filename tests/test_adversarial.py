@@ -9,6 +9,7 @@ on the machine at the same time, so only our own uids, markers and cgroups are i
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -35,7 +36,9 @@ QUICK = Limits(cpu_s=1.0, wall_s=4.0, memory_mb=128, processes=32, output_bytes=
 
 
 def program(name: str, **values: object) -> str:
-    return string.Template((FIXTURES / f"{name}.py").read_text()).safe_substitute({k: str(v) for k, v in values.items()})
+    """The fixture's source with $NAME placeholders filled (lists as JSON)."""
+    text = (FIXTURES / f"{name}.py").read_text()
+    return string.Template(text).safe_substitute({k: v if isinstance(v, str) else json.dumps(v) for k, v in values.items()})
 
 
 def make_check(source: str, tests: str = TESTS, limits: Limits = QUICK) -> Check:
@@ -319,8 +322,6 @@ def test_input_file_and_grader_cwd_are_hidden_through_score_file(tmp_path, host)
         src = data / "rollouts.jsonl"
         probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), os.path.abspath("pyproject.toml")],
                         SECRET=SECRET, GRADER_PID=os.getpid())
-        import json
-
         src.write_text(json.dumps({"completion": probe, "tests": TESTS, "answer_key": SECRET}) + "\n")
         out = data / "scored.jsonl"
         summary = score_file(str(src), str(out), ScoreOptions(concurrency=1))

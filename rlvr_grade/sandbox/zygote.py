@@ -8,7 +8,6 @@ import gc
 import json
 import math
 import os
-import resource
 import secrets
 import select
 import signal
@@ -16,11 +15,8 @@ import sys
 import time
 from typing import Any
 
-from rlvr_grade.sandbox import linux, mounts, protocol
+from rlvr_grade.sandbox import isolation, linux, mounts, protocol
 
-WORKDIR = "/tmp/w"
-CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
-TESTDIR = "/tmp/t"
 READ_CHUNK = 65536
 
 
@@ -52,6 +48,9 @@ class Zygote:
         self.fs_plan = mounts.plan(cfg.hide)
         if cfg.isolate:
             self._isolate_slot()
+        self.plan = isolation.IsolationPlan(
+            mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None
+        )
 
     def _isolate_slot(self) -> None:
         if self.cfg.mode == "userns":
@@ -270,56 +269,17 @@ class Zygote:
         os.closerange(3, chan)
         os.closerange(chan + 2, 4096)
         cfg = self.cfg
-        workdir, testdir = WORKDIR, TESTDIR
         if cfg.isolate:
             if self.cgroup is not None:
-                for d in self.cgroup.dirs:
-                    with open(os.path.join(d, "cgroup.procs"), "w") as fh:
-                        fh.write("0")
-            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-            mounts.apply(self.fs_plan)
-            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
-            disk = int(limits.get("disk_mb", 64))
-            flags = linux.MS_NOSUID | linux.MS_NODEV
-            linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={disk}m,mode=1777")
-            linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
-            linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+                isolation.join_cgroup(self.cgroup.dirs)
+            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)))
         else:
             base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
-        os.makedirs(workdir, exist_ok=True)
-        os.makedirs(testdir, exist_ok=True)
+            os.makedirs(workdir, exist_ok=True)
+            os.makedirs(testdir, exist_ok=True)
         write_files(payload, workdir, testdir)
-        if cfg.isolate and cfg.mode != "userns":
-            os.chown(workdir, cfg.uid, cfg.uid)
-        # A backstop per process (whole seconds): the zygote stops the check at its exact limit
-        # from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
-        cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if self.cgroup is not None else 0)
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        fsize = int(limits["file_bytes"])
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        nproc = int(limits["processes"])
-        if cfg.mode == "userns":
-            # RLIMIT_NPROC counts every process of the host uid, which the grader shares here.
-            nproc += cfg.nproc_base
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        if self.cgroup is None:
-            mem = int(limits["memory_mb"]) << 20
-            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        if cfg.mode == "userns":
-            # A nested user namespace that owns nothing: the check keeps no capability over
-            # the mount, network or pid namespaces set up above (so no remount rw).
-            linux.unshare(linux.CLONE_NEWUSER)
-            linux.map_ids(CHECK_UID, 0, CHECK_UID, 0, deny_setgroups=False)
-            linux.drop_capabilities()
-            linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-        elif cfg.isolate:
-            os.setgroups([])
-            os.setresgid(cfg.uid, cfg.uid, cfg.uid)
-            os.setresuid(cfg.uid, cfg.uid, cfg.uid)
-            linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        isolation.drop_privileges(self.plan, limits, workdir)
         os.chdir(workdir)
         os.environ.clear()
         os.environ.update(cfg.env)

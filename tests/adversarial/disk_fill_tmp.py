@@ -1,7 +1,5 @@
 # Fills /tmp with many 1 MiB files (each under the file-size cap) until the size-capped tmpfs
 # refuses.
-import os
-
 written = 0
 try:
     for i in range(1024):

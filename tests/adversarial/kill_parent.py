@@ -3,7 +3,7 @@ import os
 import signal
 
 hits = []
-for pid in ($GRADER_PID, $ZYGOTE_PID, os.getppid()):
+for pid in (int("$GRADER_PID"), int("$ZYGOTE_PID"), os.getppid()):
     if pid <= 0:
         continue
     try:

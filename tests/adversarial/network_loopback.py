@@ -3,7 +3,7 @@ import socket
 
 reply = None
 try:
-    s = socket.create_connection(("127.0.0.1", $PORT), timeout=2)
+    s = socket.create_connection(("127.0.0.1", int("$PORT")), timeout=2)
     s.sendall(b"hello from the sandbox\n")
     reply = s.recv(100)
 except OSError as exc:

@@ -1,9 +1,10 @@
 # Looks for the grader's secrets: files in its home / cwd / input folder, its environment
 # (through /proc/<grader pid>/environ and every /proc entry it can read), its input file.
+import json
 import os
 
 found = []
-for path in $PATHS:
+for path in json.loads('$PATHS'):
     try:
         with open(path, "rb") as fh:
             if b"$SECRET" in fh.read():
