@@ -190,7 +190,9 @@ def _expect(sandbox: Harness, name: str, statuses: tuple[str, ...], limits: Limi
 
 # -- resources ------------------------------------------------------------------------------
 def test_fork_bomb_is_capped_and_timed_out(sandbox):
-    ex, _ = _expect(sandbox, "fork_bomb", ("timeout",))
+    # Memory room for 32 copies of the interpreter, so the CPU limit is what ends it (with
+    # 128 MiB the memory cgroup may strike first, which is as correct but less predictable).
+    ex, _ = _expect(sandbox, "fork_bomb", ("timeout",), Limits(cpu_s=1.0, wall_s=6.0, memory_mb=512, processes=32))
     assert ex.limit_hit == "cpu"
 
 
@@ -383,6 +385,7 @@ def test_raising_its_own_limits_back_fails(layer, request):
     h = request.getfixturevalue(layer)
     ex, _ = _expect(h, "raise_own_limits", ("fail",))
     assert "mount:" in ex.stdout and "mount: 0" not in ex.stdout
+    assert "cgroup /sys/fs/cgroup/" in ex.stdout  # it did find its own cgroup files to attack
     assert not os.path.exists("/etc/rlvr-owned")
 
 

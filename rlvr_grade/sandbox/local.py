@@ -101,8 +101,9 @@ class _Slot:
             self.proc = None
 
 
-def _user_process_count() -> int:
-    """Tasks (threads count) of our host uid now: RLIMIT_NPROC in a user namespace counts them."""
+def _user_process_count(slots: int) -> int:
+    """Tasks (threads count) of our host uid now, plus what this backend will add (a zygote
+    pair per slot, a pool thread per slot): RLIMIT_NPROC in a user namespace counts them all."""
     uid, n = os.getuid(), 0
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -111,7 +112,7 @@ def _user_process_count() -> int:
                 n += len(os.listdir(f"/proc/{pid}/task"))
         except OSError:
             pass
-    return n + 16  # the other slots' zygotes start after this count
+    return n + 3 * slots + 8
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
@@ -178,7 +179,7 @@ class LocalBackend(Backend):
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
         use_cgroup = self.mode == "root" and cgroup_version() is not None
-        nproc_base = _user_process_count() if self.mode == "userns" else 0
+        nproc_base = _user_process_count(self.concurrency) if self.mode == "userns" else 0
         for i in range(self.concurrency):
             init = {
                 "slot": i,
@@ -233,11 +234,17 @@ class LocalBackend(Backend):
             pytest_version = pytest.__version__
         except ImportError:
             pytest_version = None
+        if self.mode == "auto":
+            self._resolve_mode()
         return {
             "backend": self.name,
             "python": platform.python_version(),
             "pytest": pytest_version,
             "isolated": self.isolate,
+            # The isolation mode can change a reward (cgroup vs RLIMIT_AS memory caps; what
+            # seccomp refuses), so it is part of what a cached reward depends on.
+            "sandbox_mode": self.mode,
+            "seccomp": bool(self.seccomp and self.isolate),
         }
 
     def isolation(self) -> dict[str, Any]:

@@ -1,5 +1,4 @@
 # Tries to undo its own limits: rlimits back up, the cgroup's limits, a read-write root, root.
-import glob
 import os
 import resource
 import subprocess
@@ -13,15 +12,21 @@ for lim in (resource.RLIMIT_NPROC, resource.RLIMIT_CPU, resource.RLIMIT_FSIZE, r
         undone.append(f"rlimit {lim}")
     except (OSError, ValueError) as exc:
         print("rlimit", lim, exc)
-for path in glob.glob("/sys/fs/cgroup/**/rlvr-grade/**/*.max", recursive=True) + glob.glob(
-    "/sys/fs/cgroup/*/rlvr-grade/*/*limit_in_bytes"
-):
-    try:
-        with open(path, "w") as fh:
-            fh.write("max")
-        undone.append(path)
-    except OSError as exc:
-        print("cgroup", path, exc)
+# Its own cgroups (from /proc/self/cgroup): raise the memory and process caps.
+for line in open("/proc/self/cgroup").read().splitlines():
+    _, controllers, path = line.split(":", 2)
+    for ctrl in controllers.split(",") if controllers else [""]:
+        base = os.path.join("/sys/fs/cgroup", ctrl, path.lstrip("/"))
+        for name in ("memory.limit_in_bytes", "memory.max", "pids.max"):
+            target = os.path.join(base, name)
+            if not os.path.exists(target):
+                continue
+            try:
+                with open(target, "w") as fh:
+                    fh.write("max" if name != "memory.limit_in_bytes" else "-1")
+                undone.append(target)
+            except OSError as exc:
+                print("cgroup", target, exc)
 r = subprocess.run(["mount", "-o", "remount,rw", "/"], capture_output=True, text=True)
 print("mount:", r.returncode, r.stderr.strip())
 if r.returncode == 0:
