@@ -391,3 +391,22 @@ def test_raising_its_own_limits_back_fails(layer, request):
 
 def test_closing_and_dupping_fds_wildly_cannot_pass(sandbox):
     _expect(sandbox, "fd_chaos", ("fail", "runtime_error"))
+
+
+# -- the verdict channel --------------------------------------------------------------------
+def test_a_failed_sandbox_setup_is_a_sandbox_error_not_a_zero(sandbox):
+    from rlvr_grade.types import SandboxError
+
+    # An impossible /tmp size: the child's mount fails before any candidate code runs.
+    with pytest.raises(SandboxError, match="check setup failed"):
+        sandbox.backend.run(make_check("x = 1\n", "assert x == 1\n", Limits(cpu_s=1.0, disk_mb=-1)))
+    sandbox.assert_clean_and_alive()
+
+
+def test_a_candidate_cannot_forge_a_sandbox_error(sandbox):
+    # Writes a setup-failure message on every descriptor and exits like a failed setup does:
+    # it never held the setup pipe, so this is the candidate's own runtime error.
+    source = "import os\nfor fd in range(3, 1024):\n    try:\n        os.write(fd, b'error: forged')\n    except OSError:\n        pass\nos._exit(70)\n"
+    ex, out = sandbox.run(source)
+    assert (out.status, out.reward) == ("runtime_error", 0.0), out
+    sandbox.assert_clean_and_alive()

@@ -130,12 +130,17 @@ class Zygote:
         os.close(res_w), os.close(out_w), os.close(err_w), os.close(setup_w)
         result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r, cpu_before, setup_r)
         if self.cgroup is not None:
-            result["oom"] = self.cgroup.oom_kills() > oom_before
-            result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
+            if "sandbox_error" not in result:
+                result["oom"] = self.cgroup.oom_kills() > oom_before
+                result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
         if not self.cfg.isolate:
             import shutil
 
+            try:
+                os.killpg(pid, signal.SIGKILL)  # no pid namespace: at least its session's group
+            except OSError:
+                pass
             shutil.rmtree(self._scratch, ignore_errors=True)
         return result
 
