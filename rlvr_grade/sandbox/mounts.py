@@ -100,8 +100,9 @@ def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
     return {"masks": result, "files": sorted(hide_files)}
 
 
-def apply(fs_plan: dict[str, list], stage: str = "/tmp") -> None:
-    """Run in the check's own mount namespace, as root, before the root goes read-only."""
+def apply(fs_plan: dict[str, list], stage: str = "/tmp", unmount_stage: bool = False) -> None:
+    """Run in the check's own mount namespace, as root, before the root goes read-only.
+    Leaves a small empty tmpfs on `stage` unless `unmount_stage` (the caller mounts over it)."""
     if not fs_plan["masks"] and not fs_plan["files"]:
         return
     linux.mount("tmpfs", stage, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=700")
@@ -134,4 +135,8 @@ def apply(fs_plan: dict[str, list], stage: str = "/tmp") -> None:
             linux.mount("/dev/null", f, None, linux.MS_BIND)
         except OSError:
             pass
-    linux.umount(stage, MNT_DETACH)
+    # The staging tmpfs is left where it is: the check's own /tmp is mounted over it next, so
+    # it is unreachable, and unmounting it would wait for an RCU grace period (several ms
+    # per check on a loaded machine).
+    if unmount_stage:
+        linux.umount(stage, MNT_DETACH)
