@@ -179,9 +179,9 @@ def doctor(
     require_full: bool = typer.Option(False, "--require-full", help="Exit 1 unless every protection is active."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
 ) -> None:
-    """Probe the local sandbox: run one check in it and report each protection as active or
-    not, and why not (not root, no user namespaces, no cgroup controller, old kernel...).
+    """Run a probe check in the local sandbox; report each protection as active or not, and why.
 
+    Why not: not root, no user namespaces, no cgroup controller, old kernel, no libseccomp.
     Exit codes: 0 the probe ran; 1 with --require-full and a protection is off; 3 the sandbox
     could not start at all."""
     from rlvr_grade import console

@@ -410,3 +410,36 @@ def test_a_candidate_cannot_forge_a_sandbox_error(sandbox):
     ex, out = sandbox.run(source)
     assert (out.status, out.reward) == ("runtime_error", 0.0), out
     sandbox.assert_clean_and_alive()
+
+
+def test_a_killed_worker_takes_its_running_check_down(host):
+    """The grader (or its worker) dying mid-check must not leave the check running."""
+    backend = _backend(host, seccomp=True)
+    marker = str(900000000 + uuid.uuid4().int % 99999999)
+    source = f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\ntime.sleep(600)\n"
+    errors = []
+
+    def run() -> None:
+        try:
+            backend.run(make_check(source, limits=Limits(cpu_s=5.0, wall_s=600.0)))
+        except Exception as exc:  # noqa: BLE001 - the worker is killed under it on purpose
+            errors.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        for _ in range(200):
+            if _cmdlines_with(marker):
+                break
+            threading.Event().wait(0.02)
+        assert _cmdlines_with(marker), "the check never started"
+        os.kill(backend._slots[0].proc.pid, 9)  # only the worker: no cgroup sweep, no close()
+        for _ in range(200):
+            if not _cmdlines_with(marker):
+                break
+            threading.Event().wait(0.02)
+        assert _cmdlines_with(marker) == []
+        t.join(30)
+        assert errors, "the run should have failed as a sandbox error"
+    finally:
+        backend.close()

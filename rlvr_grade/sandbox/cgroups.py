@@ -161,9 +161,20 @@ class SlotCgroup:
             except OSError:
                 pass
 
-    def remove(self) -> None:
+    def remove(self, wait_s: float = 1.0) -> None:
+        """rmdir the slot's cgroups. Processes just SIGKILLed by kill_all() still count as
+        members until they have exited, and rmdir fails with EBUSY until then: retry briefly."""
+        import time
+
+        deadline = time.monotonic() + wait_s
         for d in self.dirs:
-            try:
-                os.rmdir(d)
-            except OSError:
-                pass
+            while True:
+                try:
+                    os.rmdir(d)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(0.01)

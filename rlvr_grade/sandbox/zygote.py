@@ -285,6 +285,9 @@ class Zygote:
             os.makedirs(testdir, exist_ok=True)
         write_files(payload, workdir, testdir)
         isolation.drop_privileges(self.plan, limits, workdir)
+        # If the zygote dies (the grader was killed), the check's pid-namespace init dies, and
+        # with it everything the check started. Set after the uid drop, which clears it.
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
         os.chdir(workdir)
         os.environ.clear()
         os.environ.update(cfg.env)
