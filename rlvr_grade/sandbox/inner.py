@@ -1,0 +1,273 @@
+"""Run ONE check from a request file and print its wire result: the piece of the grader that
+runs *inside* someone else's sandbox (a Beam container, a `runsc do` gVisor sandbox).
+
+    python3 -m rlvr_grade.sandbox.inner --request check.json [--mode auto|full|light]
+
+The request is `{"payload": ..., "limits": ..., "token": ...}` (what LocalBackend sends its
+zygote). The result is one line on stdout, `RLVR-RESULT <token> <json>`, carrying the same
+dict the local zygote returns (exit code, capped output, rusage, harness records).
+
+Two isolation modes, picked by probing (`auto`):
+- `full`: exactly the local sandbox's child (sandbox/zygote.py): pid/mount/ipc/uts/net
+  namespaces, read-only root, tmpfs /tmp, cgroup, rlimits, dropped uid. Works where the
+  kernel allows it (a root process on a normal Linux host, e.g. the fake Beam gateway).
+- `light`: for when the *outer* sandbox is the boundary (gVisor, where changing the root's
+  mount propagation fails): a fresh workdir, rlimits including RLIMIT_AS for memory, a
+  dropped uid so RLIMIT_NPROC binds, no_new_privs, and a network namespace if allowed.
+
+The request file is deleted as soon as it is read, so the check cannot read the token that
+authenticates the result line; the candidate's stdout/stderr go to pipes, never to ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import secrets
+import signal
+import sys
+import tempfile
+import threading
+from typing import Any
+
+from rlvr_grade.sandbox.zygote import Config, Zygote
+
+RESULT_MARK = "RLVR-RESULT"
+# Uids for the check's process. Distinct per concurrent check where the pid is unique, because
+# RLIMIT_NPROC counts every process of a uid, not just the check's own.
+UID_BASE = 300000
+CHILD_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"}
+
+
+def parse_result(stdout: str, token: str) -> dict[str, Any] | None:
+    """Find the result line for `token` in the inner runner's stdout (None if absent)."""
+    prefix = f"{RESULT_MARK} {token} "
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(prefix):
+            try:
+                value = json.loads(line[len(prefix):])
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def _probe_full() -> bool:
+    """Can this process build the local sandbox's child? Tried in a throwaway fork, because
+    namespaces, once entered, cannot be left."""
+    if os.geteuid() != 0:
+        return False
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the probe child
+        code = 1
+        try:
+            from rlvr_grade.sandbox import linux
+
+            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWPID | linux.CLONE_NEWNET)
+            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+            linux.mount("tmpfs", "/tmp", "tmpfs", linux.MS_NOSUID, "size=1m")
+            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
+            code = 0
+        except BaseException:  # noqa: BLE001 - any failure means "not here"
+            pass
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _preload(style: str) -> None:
+    # The child may run after the directory holding this package is masked (full mode hides
+    # the working directory): import everything it needs now.
+    import rlvr_grade.harness.runner  # noqa: F401
+    import rlvr_grade.harness.splitting  # noqa: F401
+
+    if style == "pytest":
+        try:
+            import pytest  # noqa: F401
+        except ImportError:
+            pass
+
+
+def run_full(req: dict[str, Any]) -> dict[str, Any]:
+    """The local sandbox's child, one check, in this process's own slot."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+
+    cg_name = f"inner-{os.getpid()}-{secrets.token_hex(4)}" if cgroup_version() else None
+    home = os.path.expanduser("~")
+    from rlvr_grade.sandbox import mounts
+
+    def replaced(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == r or real.startswith(r + "/") for r in mounts.REPLACED)
+
+    # What the local backend hides, minus what the child replaces wholesale anyway: a sandbox
+    # directory under /tmp (where this runner may have been unpacked) vanishes under the
+    # check's own tmpfs /tmp, and everything the check needs is imported before that.
+    hide = [p for p in [home, "/root", "/home", os.getcwd()] if p and p != "/" and not replaced(p)]
+    cfg = Config({
+        "slot": 0,
+        "uid": UID_BASE + os.getpid() % 100000,
+        "isolate": True,
+        "cgroup": cg_name,
+        "hide": hide,
+        "env": dict(CHILD_ENV),
+    })
+    zygote = Zygote(cfg)
+    zygote.fs_plan = mounts.plan(hide, [p for p in mounts.needed_paths() if not replaced(p)])
+    try:
+        return zygote.execute(req)
+    finally:
+        if zygote.cgroup is not None:
+            zygote.cgroup.kill_all()
+            zygote.cgroup.remove()
+        elif cg_name:
+            try:
+                SlotCgroup(cg_name).remove()
+            except OSError:
+                pass
+
+
+def run_light(req: dict[str, Any]) -> dict[str, Any]:
+    """The outer sandbox is the boundary; add what it lacks per check (see module doc)."""
+    from rlvr_grade.sandbox import linux
+
+    network = "outer sandbox's policy"
+    if os.geteuid() == 0:
+        try:
+            linux.unshare(linux.CLONE_NEWNET)
+            network = "own empty network namespace"
+        except OSError:
+            pass
+    cfg = Config({"slot": 0, "uid": UID_BASE + os.getpid() % 100000, "isolate": False, "env": dict(CHILD_ENV)})
+    zygote = LightZygote(cfg)
+    resp = zygote.execute(req)
+    resp["inner"] = {"mode": "light", "network": network}
+    return resp
+
+
+class LightZygote(Zygote):
+    """Zygote.execute/_collect (fork, pipes, wall deadline, rusage) with a child set up for an
+    outer kernel boundary instead of local namespaces."""
+
+    def _child(self, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
+        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w)
+
+
+def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
+    from rlvr_grade.sandbox import linux
+    from rlvr_grade.sandbox.zygote import run_harness, write_files
+
+    os.setsid()
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(out_w, 1)
+    os.dup2(err_w, 2)
+    chan = secrets.randbelow(800) + 200
+    os.dup2(res_w, chan)
+    os.set_inheritable(chan, False)
+    os.closerange(3, chan)
+    os.closerange(chan + 1, 4096)
+    base = tempfile.mkdtemp(prefix="rlvr-check-")
+    workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
+    os.makedirs(workdir)
+    os.makedirs(testdir)
+    write_files(payload, workdir, testdir)
+    drop = os.geteuid() == 0
+    if drop:
+        os.chown(base, cfg.uid, cfg.uid)
+        os.chown(workdir, cfg.uid, cfg.uid)
+    cpu = int(math.ceil(float(limits["cpu_s"]) + 0.5))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    fsize = int(limits["file_bytes"])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    nproc = int(limits["processes"])
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    mem = int(limits["memory_mb"]) << 20
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    if drop:
+        # Root ignores RLIMIT_NPROC, and a root check could signal or read its grader.
+        os.setgroups([])
+        os.setresgid(cfg.uid, cfg.uid, cfg.uid)
+        os.setresuid(cfg.uid, cfg.uid, cfg.uid)
+    try:
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    except OSError:
+        pass
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(cfg.env)
+    os.environ.update({"HOME": workdir, "TMPDIR": base, "PWD": workdir})
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    run_harness(payload, nonce, chan, workdir, testdir)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+
+
+def _pidfd_fallback(pid: int) -> int:
+    """A pipe that turns readable when `pid` exits: what the collector polls when the kernel
+    has no pidfd_open (gVisor's 2022 release returns ENOSYS). WNOWAIT leaves the zombie for
+    the collector's own wait4, which reads the rusage."""
+    r, w = os.pipe()
+
+    def watch() -> None:
+        try:
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        finally:
+            os.write(w, b"x")
+            os.close(w)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return r
+
+
+def _ensure_pidfd() -> None:
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        os.pidfd_open = _pidfd_fallback  # type: ignore[assignment] - this process runs one check only
+
+
+def run_request(req: dict[str, Any], mode: str = "auto") -> dict[str, Any]:
+    """Run one check request in this process; returns the wire dict."""
+    _preload(req["payload"].get("style", ""))
+    _ensure_pidfd()
+    if mode == "auto":
+        mode = "full" if _probe_full() else "light"
+    if mode == "full":
+        resp = run_full(req)
+        resp["inner"] = {"mode": "full"}
+        return resp
+    return run_light(req)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="rlvr_grade.sandbox.inner", description=__doc__.split("\n")[0])
+    ap.add_argument("--request", required=True, help="JSON file with payload, limits and token (deleted once read)")
+    ap.add_argument("--mode", choices=("auto", "full", "light"), default="auto")
+    ap.add_argument("--keep-request", action="store_true", help="do not delete the request file")
+    args = ap.parse_args(argv)
+    with open(args.request, encoding="utf-8") as fh:
+        req = json.load(fh)
+    if not args.keep_request:
+        os.unlink(args.request)
+    token = str(req.get("token", ""))
+    try:
+        resp = run_request(req, args.mode)
+    except BaseException as exc:  # noqa: BLE001 - the caller turns this into sandbox_error
+        resp = {"sandbox_error": f"{type(exc).__name__}: {exc}"}
+    line = f"{RESULT_MARK} {token} {json.dumps(resp, separators=(',', ':'))}\n"
+    os.write(1, line.encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
