@@ -43,6 +43,10 @@ class BeamConfigError(SandboxError):
 
 
 def _import_beam() -> Any:
+    # gRPC's fork handlers break other forks made while its threads run: 2 in 40 of our own
+    # subprocess spawns with a preexec_fn (the local sandbox's zygotes, the fake gateway)
+    # died with them on. Must be set before grpc is first imported.
+    os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
     try:
         import beam  # noqa: F401
         import beta9.terminal

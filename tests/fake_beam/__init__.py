@@ -31,7 +31,10 @@ from concurrent import futures
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import grpc
+# Before grpc loads: its fork handlers crash forks made while its threads run (see beam.py).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+import grpc  # noqa: E402
 
 MODULES = ("beta9.clients.pod", "beta9.clients.gateway", "beta9.clients.image")
 _METHOD = re.compile(r'"(/[\w.]+/\w+)",\s*(\w+),\s*(\w+),')
