@@ -41,12 +41,17 @@ RUNNER_ENV = {
 class BeamConfigError(SandboxError):
     """Beam is not usable at all (client missing, no token): raised by start(), before any row."""
 
+    tip = "the beam backend reads ~/.beam/config.ini, or BEAM_TOKEN with GATEWAY_HOST/GATEWAY_PORT"
+
 
 def _import_beam() -> Any:
     # gRPC's fork handlers break other forks made while its threads run: 2 in 40 of our own
     # subprocess spawns with a preexec_fn (the local sandbox's zygotes, the fake gateway)
     # died with them on. Must be set before grpc is first imported.
     os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+    # gRPC's C core logs connection events to stderr, through our progress bar; failures
+    # reach the user as SandboxError messages instead.
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     try:
         import beam  # noqa: F401
         import beta9.terminal

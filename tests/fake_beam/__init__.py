@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import uuid
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -88,8 +89,16 @@ class FakeGateway:
         self.lock = threading.Lock()
         self.server: grpc.Server | None = None
         self.port = 0
-        # Test hooks: fail the next N CreatePod calls with UNAVAILABLE (a transient error).
+        # Test hooks. fail_creates: the next N CreatePod calls fail with UNAVAILABLE (a
+        # transient error). die_after_creates: the gateway goes away for good when CreatePod
+        # number N+1 arrives (a crash mid-run). create_delay: seconds each CreatePod takes
+        # (a cold start), so concurrent creates overlap and can be counted.
         self.fail_creates = 0
+        self.die_after_creates: int | None = None
+        self.create_delay = 0.0
+        self.creates_in_flight = 0
+        self.max_creates_in_flight = 0
+        self.dead = False
 
     # -- server ----------------------------------------------------------------------------
     def start(self) -> "FakeGateway":
@@ -178,12 +187,24 @@ class FakeGateway:
 
     def create_pod(self, req, resp_cls, ctx):
         with self.lock:
+            if self.die_after_creates is not None and self.calls.get("/pod.PodService/CreatePod", 0) > self.die_after_creates:
+                if not self.dead:
+                    self.dead = True
+                    threading.Thread(target=self.stop, daemon=True).start()
+                ctx.abort(grpc.StatusCode.UNAVAILABLE, "fake: gateway is going away")
             if self.fail_creates > 0:
                 self.fail_creates -= 1
                 ctx.abort(grpc.StatusCode.UNAVAILABLE, "fake: no capacity right now")
             stub = self.stubs.get(req.stub_id)
         if stub is None:
             return resp_cls(ok=False, error_msg=f"unknown stub {req.stub_id}")
+        if self.create_delay:
+            with self.lock:
+                self.creates_in_flight += 1
+                self.max_creates_in_flight = max(self.max_creates_in_flight, self.creates_in_flight)
+            time.sleep(self.create_delay)
+            with self.lock:
+                self.creates_in_flight -= 1
         cid = f"sandbox-{uuid.uuid4().hex[:12]}"
         root = os.path.join(self.root, cid)
         os.makedirs(root)

@@ -20,13 +20,20 @@ def main() -> int:
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free port)")
     ap.add_argument("--python", default=sys.executable, help="interpreter that `python3` in a sandbox means")
     ap.add_argument("--token", default="fake-token", help="the bearer token clients must send")
+    ap.add_argument("--die-after-creates", type=int, default=None, help="go away when sandbox number N+1 is requested")
+    ap.add_argument("--create-delay", type=float, default=0.0, help="seconds each sandbox create takes")
     args = ap.parse_args()
-    gw = FakeGateway(python=args.python, port=args.port, token=args.token).start()
+    gw = FakeGateway(python=args.python, port=args.port, token=args.token)
+    gw.die_after_creates = args.die_after_creates
+    gw.create_delay = args.create_delay
+    gw.start()
     print(f"fake beam gateway on 127.0.0.1:{gw.port} token={gw.token}", flush=True)
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: done.set())
-    done.wait()
+    while not done.wait(0.2):
+        if gw.dead:
+            break
     gw.stop()
     return 0
 
