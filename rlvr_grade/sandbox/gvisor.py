@@ -46,13 +46,16 @@ class GvisorBackend(Backend):
         platform: str = "ptrace",
         grace_s: float = 20.0,
         python: str | None = None,
-        hide: Any = None,  # the host is read-only inside; see isolation() for what stays visible
+        hide: list[str] | None = None,
     ):
         self.concurrency = concurrency or os.cpu_count() or 1
         self.runsc = runsc
         self.platform = platform
         self.grace_s = grace_s
         self.python = python or sys.executable
+        # What the local backend masks, made unreadable to the check inside the overlay.
+        home = os.path.expanduser("~")
+        self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self._state: str | None = None
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
@@ -125,7 +128,7 @@ class GvisorBackend(Backend):
         # and the runner deletes it (in the overlay) before the check starts.
         fd, path = tempfile.mkstemp(prefix="req-", suffix=".json", dir=self._state)
         with os.fdopen(fd, "w") as fh:
-            json.dump({"payload": check.payload(), "limits": limits, "token": token, "overlay_root": True}, fh)
+            json.dump({"payload": check.payload(), "limits": limits, "token": token, "overlay_root": True, "hide": self.hide}, fh)
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "LANG": "C.UTF-8",
@@ -169,7 +172,7 @@ class GvisorBackend(Backend):
         return {
             "boundary": f"gVisor user-space kernel (runsc do, {self.platform} platform), one sandbox per check",
             "network": "none (--network=none)",
-            "filesystem": "host read-only under a per-check tmpfs overlay",
+            "filesystem": "host read-only under a per-check tmpfs overlay; grader's home, cwd, input/output dirs unreadable",
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers",
         }
 

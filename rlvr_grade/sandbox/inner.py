@@ -29,6 +29,7 @@ import os
 import resource
 import secrets
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -163,6 +164,8 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
             pass
     if req.get("overlay_root") and os.geteuid() == 0:
         _open_interpreter_paths()
+        _hide_in_overlay(list(req.get("hide", [])))
+        _private_tmp(int(req["limits"].get("disk_mb", 64)))
     cfg = Config({"slot": 0, "uid": UID_BASE + os.getpid() % 100000, "isolate": False, "env": dict(CHILD_ENV)})
     zygote = LightZygote(cfg)
     resp = zygote.execute(req)
@@ -184,6 +187,53 @@ def _open_interpreter_paths() -> None:
                     os.chmod(d, (mode & 0o7777) | 0o001)
             except OSError:
                 pass
+
+
+def _private_tmp(disk_mb: int) -> None:
+    """A fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this one-shot runner: under
+    `runsc do` the overlay shows the host's /tmp live (other checks' files, inputs kept there).
+    gVisor allows these mounts (not the propagation change or bind/move mounts)."""
+    from rlvr_grade.sandbox import linux
+
+    try:
+        linux.unshare(linux.CLONE_NEWNS)
+        for d in ("/tmp", "/dev/shm"):
+            if os.path.isdir(d):
+                linux.mount("tmpfs", d, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={disk_mb}m,mode=1777")
+    except OSError:
+        pass
+
+
+def _hide_in_overlay(hide: list[str]) -> None:
+    """What the local sandbox masks with mounts (the grader's home, working directory, input
+    and output folders), made unreadable to the check's uid instead: gVisor refuses the bind
+    and move mounts masking needs, but a chmod in the throwaway overlay is free and never
+    reaches the host. Entries on the interpreter's path stay reachable."""
+    from rlvr_grade.sandbox import mounts
+
+    fs_plan = mounts.plan(hide)
+    for a, keep in fs_plan["masks"]:
+        try:
+            names = os.listdir(a)
+        except OSError:
+            continue
+        for name in names:
+            if name in keep:
+                continue
+            path = os.path.join(a, name)
+            try:
+                st = os.lstat(path)
+                if not stat.S_ISLNK(st.st_mode):
+                    os.chown(path, 0, 0)
+                    os.chmod(path, st.st_mode & 0o700)
+            except OSError:
+                pass
+    for f in fs_plan["files"]:
+        try:
+            os.chown(f, 0, 0)
+            os.chmod(f, 0o600)
+        except OSError:
+            pass
 
 
 class LightZygote(Zygote):
