@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 # Before grpc loads: its fork handlers crash forks made while its threads run (see beam.py).
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
 import grpc  # noqa: E402
 
