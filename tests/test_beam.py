@@ -148,6 +148,21 @@ def test_cache_key_names_the_image_and_the_runner(gateway):
     assert a["harness"] and a["harness"] == b["harness"]
 
 
+def test_unreachable_gateway_fails_at_start_not_row_by_row():
+    import socket
+
+    from beta9.config import ConfigContext
+
+    from rlvr_grade.sandbox.beam import BeamBackend, BeamConfigError
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    be = BeamBackend(context=ConfigContext(token="t", gateway_host="127.0.0.1", gateway_port=port), rpc_timeout=1.0)
+    with pytest.raises(BeamConfigError, match="cannot reach the Beam gateway"):
+        be.start()
+
+
 def test_stdout_is_pure_jsonl_with_the_beam_backend(gateway, tmp_path):
     src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW, FAIL_ROW])
     res = cli([str(src), "-o", "-", "--backend", "beam", "--timeout", "5"], env_for(gateway))
@@ -221,3 +236,19 @@ def test_gateway_dying_mid_run_gives_sandbox_errors_that_a_rerun_completes(tmp_p
     finally:
         fresh.stop()
     assert [(r["status"], r["reward"]) for r in read_jsonl(out)] == [("pass", 1.0)] * 6
+
+
+def test_cgroups_of_killed_runners_are_swept(gateway):
+    """A sandbox stopped mid-check SIGKILLs its runner before it can remove its cgroup; the
+    next runner on that host removes such leftovers (empty, and their pid is gone)."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+
+    if cgroup_version() is None:
+        pytest.skip("no cgroup hierarchy here")
+    stale = SlotCgroup("inner-4999999-deadbeef")  # above any pid_max: that runner is gone
+    be = backend_for(gateway)
+    try:
+        assert be.run(check_of(PASS_ROW)).done
+    finally:
+        be.close()
+    assert not any(os.path.exists(d) for d in stale.dirs)

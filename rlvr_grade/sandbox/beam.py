@@ -166,6 +166,14 @@ class BeamBackend(Backend):
         # One channel for every thread: Sandbox(context=...) would open a new one per object.
         set_channel(context=ctx)
         self._ctx = ctx
+        # An unreachable gateway is one error now, not every row failing after its retries.
+        import grpc
+        from beta9.abstractions.base import get_channel
+
+        try:
+            grpc.channel_ready_future(get_channel()).result(timeout=min(self.rpc_timeout, 15.0))
+        except grpc.FutureTimeoutError:
+            raise BeamConfigError(f"cannot reach the Beam gateway at {ctx.gateway_host}:{ctx.gateway_port}")
 
     def close(self) -> None:
         with self._lock:
