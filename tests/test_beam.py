@@ -171,6 +171,18 @@ def test_stdout_is_pure_jsonl_with_the_beam_backend(gateway, tmp_path):
     assert [(r["status"], r["reward"]) for r in rows] == [("pass", 1.0), ("fail", 0.0)]
 
 
+def test_token_and_gateway_come_from_the_beam_config_file(gateway, tmp_path):
+    config = tmp_path / "config.ini"
+    config.write_text(f"[default]\ntoken = {gateway.token}\ngateway_host = 127.0.0.1\ngateway_port = {gateway.port}\n")
+    env = env_for(gateway, CONFIG_PATH=str(config))
+    for key in ("BEAM_TOKEN", "GATEWAY_HOST", "GATEWAY_PORT"):
+        del env[key]
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW])
+    res = cli([str(src), "-o", "-", "--backend", "beam", "-q"], env)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["status"] == "pass"
+
+
 def test_missing_token_is_a_clear_error_before_any_work(gateway, tmp_path):
     src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW])
     out = tmp_path / "out.jsonl"

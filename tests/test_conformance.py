@@ -197,25 +197,26 @@ def test_files_do_not_survive_between_checks(harness):
     assert second.status == "pass", second
 
 
-def test_dead_backend_is_sandbox_error_not_a_zero(request):
+@pytest.mark.parametrize("name", BACKEND_NAMES)
+def test_dead_backend_is_sandbox_error_not_a_zero(name):
     """Kill the infrastructure while a check runs: the row is sandbox_error with a null reward.
-    Uses its own backend per kind, since this one is broken on purpose."""
-    for name in BACKEND_NAMES:
-        if _skip_reason(name):
-            continue
-        h = Harness(name)
-        h.backend.start()
-        try:
-            grader = grader_for(h.backend, retries=1)
-            slow = "import time\ndef add(a, b):\n    time.sleep(4)\n    return a + b\n"
-            result = {}
-            t = threading.Thread(target=lambda: result.setdefault("out", grader.grade_rollout(
-                Rollout(index=0, row={"completion": slow, "tests": "assert add(1, 2) == 3\n"}))))
-            t.start()
-            time.sleep(1.5)
-            h.kill_infrastructure()
-            t.join(60)
-            out = result["out"]
-            assert (out.status, out.reward) == ("sandbox_error", None), (name, out)
-        finally:
-            h.close()
+    Each kind gets its own backend here, since this one is broken on purpose."""
+    reason = _skip_reason(name)
+    if reason:
+        pytest.skip(reason)
+    h = Harness(name)
+    h.backend.start()
+    try:
+        grader = grader_for(h.backend, retries=1)
+        slow = "import time\ndef add(a, b):\n    time.sleep(4)\n    return a + b\n"
+        rollout = Rollout(index=0, row={"completion": slow, "tests": "assert add(1, 2) == 3\n"})
+        result = {}
+        t = threading.Thread(target=lambda: result.setdefault("out", grader.grade_rollout(rollout)))
+        t.start()
+        time.sleep(1.5)
+        h.kill_infrastructure()
+        t.join(60)
+        out = result["out"]
+        assert (out.status, out.reward) == ("sandbox_error", None), out
+    finally:
+        h.close()
