@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rlvr_grade import scoring
-from rlvr_grade.cache import Cache, CacheError, cache_key, runtime_fingerprint
+from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
@@ -74,6 +74,7 @@ class Grader:
         self._started = False
         self._cache: Cache | None = None
         self._runtime: dict[str, Any] | None = None
+        self._key_context = b""
         self._cache_lock = threading.Lock()
         if self.options.cache:
             # The sandbox must not see the cache (it could read other rows' verdicts): hide its
@@ -128,7 +129,9 @@ class Grader:
     def runtime(self) -> dict[str, Any]:
         """The runtime part of every cache key (grader, Python, backend fingerprint...)."""
         if self._runtime is None:
-            self._runtime = runtime_fingerprint(self.backend.fingerprint())
+            runtime = runtime_fingerprint(self.backend.fingerprint())
+            self._key_context = key_context(self.options.reward, runtime)
+            self._runtime = runtime
         return self._runtime
 
     def cache_key(self, rollout: Rollout) -> str | None:
@@ -144,7 +147,8 @@ class Grader:
             check = build_check(rollout, self.checks)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
-        return check, cache_key(check, self.options.reward, self.runtime)
+        self.runtime  # noqa: B018 - computes the run's key context (once)
+        return check, check_key(check, self._key_context)
 
     # -- one row ---------------------------------------------------------------------------
     def grade_rollout(self, rollout: Rollout) -> Outcome:

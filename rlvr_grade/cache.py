@@ -35,6 +35,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from rlvr_grade import __version__
 from rlvr_grade.types import Check, Outcome
 
@@ -69,28 +71,41 @@ def default_cache_path() -> str:
 # -- key derivation -------------------------------------------------------------------------
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
 def _canon(obj: Any) -> Any:
-    """Map a value onto plain JSON types, keeping distinct values distinct."""
+    """Map a value onto plain JSON types, keeping distinct values distinct (1 vs 1.0 vs True,
+    a tuple of bytes vs a string...)."""
+    if isinstance(obj, _PLAIN):
+        if type(obj) is int and not -(2**63) <= obj < 2**63:
+            return {"__int__": str(obj)}  # beyond what orjson encodes
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else {"__float__": repr(obj)}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {"__dc__": type(obj).__name__, **{f.name: _canon(getattr(obj, f.name)) for f in dataclasses.fields(obj)}}
-    if isinstance(obj, dict):
-        return {"__map__": sorted(([_canon(k), _canon(v)] for k, v in obj.items()), key=_dump)}
     if isinstance(obj, (list, tuple)):
         return [_canon(x) for x in obj]
+    if isinstance(obj, dict):
+        if all(isinstance(k, str) for k in obj):
+            return {"__map__": {k: _canon(v) for k, v in obj.items()}}
+        return {"__pairs__": sorted(([_canon(k), _canon(v)] for k, v in obj.items()), key=_dump)}
     if isinstance(obj, (set, frozenset)):
         return {"__set__": sorted((_canon(x) for x in obj), key=_dump)}
     if isinstance(obj, (bytes, bytearray)):
         return {"__bytes__": bytes(obj).hex()}
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return {"__float__": repr(obj)}
-    if obj is None or isinstance(obj, (str, int, float, bool)):
-        return obj
     # Anything else (numpy scalars, Decimals...) by type and repr: stable for value types.
     return {"__repr__": f"{type(obj).__module__}.{type(obj).__qualname__}", "v": repr(obj)}
 
 
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+def _dump(obj: Any) -> bytes:
+    """Canonical JSON: sorted keys, no whitespace, UTF-8 (orjson: ~20x the stdlib's speed,
+    which matters because every row is hashed on the reading thread)."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # lone surrogates and the like: still a stable encoding
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 @functools.lru_cache(maxsize=1)
@@ -123,13 +138,26 @@ def runtime_fingerprint(backend_fingerprint: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def key_context(reward: Any, runtime: dict[str, Any]) -> bytes:
+    """The part of every key that is the same for a whole run (reward rules + runtime);
+    computed once per Grader, not once per row."""
+    return _dump({"reward": _canon(reward), "runtime": _canon(runtime)})
+
+
+def check_key(check: Check, context: bytes) -> str:
+    """cache_key with the run's `key_context` precomputed."""
+    h = hashlib.sha256(context)
+    h.update(b"\0")
+    h.update(_dump(_canon(check)))
+    return h.hexdigest()
+
+
 def cache_key(check: Check, reward: Any, runtime: dict[str, Any]) -> str:
     """The content hash of one check. `check` is hashed field by field (program after
     extraction, tests, style, options, setup, language, limits, expected outputs, network...),
     not only its sandbox payload: expected outputs never enter the sandbox but decide the
-    verdict. `reward` is the RewardConfig (shape and bonus)."""
-    doc = {"check": _canon(check), "reward": _canon(reward), "runtime": _canon(runtime)}
-    return hashlib.sha256(_dump(doc).encode("utf-8")).hexdigest()
+    verdict. `reward` is the RewardConfig (shape and bonus); `runtime` a runtime_fingerprint."""
+    return check_key(check, key_context(reward, runtime))
 
 
 # -- the store ------------------------------------------------------------------------------
@@ -212,7 +240,7 @@ class Cache:
 
     def set_runtime(self, runtime: dict[str, Any]) -> None:
         """Record the runtime fingerprint new entries are computed under (for `stats`)."""
-        rid = hashlib.sha256(_dump(_canon(runtime)).encode()).hexdigest()[:16]
+        rid = hashlib.sha256(_dump(_canon(runtime))).hexdigest()[:16]
         text = json.dumps(runtime, sort_keys=True, default=repr)  # readable, for `stats`
         with self._lock:
             self._db.execute(f"INSERT OR IGNORE INTO {RUNTIMES} (id, fingerprint) VALUES (?, ?)", (rid, text))
