@@ -313,6 +313,23 @@ def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120.0) -> None:
         time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    _reap_slot_cgroups(proc.pid)
+
+
+def _reap_slot_cgroups(pid: int) -> None:
+    """A SIGKILLed grader cannot remove its slots' cgroups; do it for the runs we killed."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+
+    if cgroup_version() is None:
+        return
+    for i in range(2):
+        cg = SlotCgroup(f"{pid}-slot{i}")
+        for _ in range(50):
+            cg.kill_all()
+            cg.remove()
+            if not any(os.path.exists(d) for d in cg.dirs):
+                break
+            time.sleep(0.02)
 
 
 @pytest.fixture(scope="module")
