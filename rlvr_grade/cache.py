@@ -21,6 +21,7 @@ computed it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import hashlib
@@ -32,6 +33,7 @@ import re
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +54,7 @@ NOT_CACHED = frozenset({"sandbox_error", "invalid_input"})
 # in the `extra` JSON column so it round-trips too. `cached` is never stored: it says how a
 # row was obtained in *this* run.
 _COLUMNS = ("status", "reward", "tests_passed", "tests_total", "duration_ms", "error", "flags")
+_LAYOUT = ("key", *_COLUMNS, "extra", "grader", "runtime", "created")
 
 
 class CacheError(Exception):
@@ -228,8 +231,14 @@ class Cache:
                 CREATE TABLE IF NOT EXISTS {RUNTIMES} (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL);
                 """
             )
+            layout = [r[1] for r in self._db.execute(f"PRAGMA table_info({OUTCOMES})")]
         except sqlite3.DatabaseError as exc:
             raise CacheError(f"{self.path} is not a usable cache: {exc}") from exc
+        if layout != list(_LAYOUT):
+            # Same schema number, different columns: someone changed the layout without bumping
+            # SCHEMA_VERSION. Refuse rather than guess what the stored values mean.
+            self._db.close()
+            raise CacheError(f"{self.path} has an unknown layout for schema v{SCHEMA_VERSION}: {', '.join(layout)}")
         if self.path:
             try:
                 os.chmod(self.path, 0o600)  # results are the grader's business, not other users'
@@ -248,7 +257,7 @@ class Cache:
 
     def get(self, key: str) -> Outcome | None:
         """The stored outcome for `key`, marked cached=True, or None."""
-        with self._lock:
+        with self._lock, self._errors("read"):
             if self._closed:
                 return None
             row = self._db.execute(
@@ -297,12 +306,21 @@ class Cache:
             self._runtime_id or "",
             time.time(),
         )
-        with self._lock:
+        with self._lock, self._errors("write"):
             if self._closed:
                 return False
             # One statement in autocommit mode = one transaction: all of the row or none.
             self._db.execute(f"INSERT OR REPLACE INTO {OUTCOMES} VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", row)
         return True
+
+    @contextlib.contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        # Disk full, a read-only file, a lock held past the timeout: one clear error that names
+        # the file. Results committed so far stay; the run can resume once it is fixed.
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise CacheError(f"cannot {what} the cache {self.path or '(temporary)'}: {exc}") from exc
 
     def __len__(self) -> int:
         with self._lock:

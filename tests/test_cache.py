@@ -511,3 +511,32 @@ def test_the_sandbox_cannot_see_the_cache(tmp_path):
         assert outcome.status == "pass", outcome.error
     finally:
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_a_layout_changed_without_a_schema_bump_is_refused(tmp_path):
+    path = tmp_path / "c.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(f"CREATE TABLE {cache_mod.OUTCOMES} (key TEXT PRIMARY KEY, status TEXT, reward REAL)")
+    db.close()
+    with pytest.raises(CacheError, match="unknown layout"):
+        Cache(str(path))
+
+
+@requires_root
+def test_a_full_disk_is_a_clear_cache_error_and_what_was_committed_stays(tmp_path):
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], check=True)
+    try:
+        path = mnt / "c.sqlite"
+        stored = 0
+        with Cache(str(path)) as c:
+            with pytest.raises(CacheError, match=r"cannot write the cache .*c\.sqlite.*full"):
+                for i in range(100_000):
+                    c.put(f"{i:064d}", replace(OUT, error="x" * 500))
+                    stored += 1
+        assert stored > 10
+        with Cache(str(path)) as c:
+            assert c.get(f"{0:064d}") is not None and c.get(f"{stored - 1:064d}") is not None
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
