@@ -88,8 +88,7 @@ def score(
         None,
         "--cache",
         metavar="PATH",
-        help="SQLite result cache: a rerun (or a resumed, interrupted run) grades only rows it has not seen. "
-        "Default: $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/...).",
+        help="SQLite result cache (default: see above). A rerun grades only rows it has not seen.",
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once)."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
@@ -97,7 +96,9 @@ def score(
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
 ) -> None:
-    """Grade every rollout and write the rows back with reward columns."""
+    """Grade every rollout and write the rows back with reward columns.
+
+    Results are cached by content hash, so a rerun (or a resumed, interrupted run) executes only what it has not seen, and identical rows are graded once. The cache lives at $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/rlvr-grade/cache.sqlite); --cache PATH picks another file, --no-cache keeps none."""
     from rlvr_grade import console
     from rlvr_grade.api import ScoreOptions, StrictError, score_file
     from rlvr_grade.cache import CacheError

@@ -540,3 +540,27 @@ def test_a_full_disk_is_a_clear_cache_error_and_what_was_committed_stays(tmp_pat
             assert c.get(f"{0:064d}") is not None and c.get(f"{stored - 1:064d}") is not None
     finally:
         subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+@requires_root
+def test_results_of_another_grader_version_are_not_served(tmp_path, monkeypatch):
+    path = str(tmp_path / "c.sqlite")
+    row = {"completion": "x = 1", "tests": "assert x == 1"}
+    ours = cache_mod.__version__
+    with Grader(ScoreOptions(cache=path, concurrency=1)) as g:
+        assert [o.cached for o in g.grade([row, row])] == [False, True]
+    with Grader(ScoreOptions(cache=path, concurrency=1)) as g:
+        assert g.grade([row])[0].cached
+    monkeypatch.setattr(cache_mod, "__version__", "99.0")
+    with Grader(ScoreOptions(cache=path, concurrency=1)) as g:
+        [o] = g.grade([row])
+    assert (o.status, o.cached) == ("pass", False)
+    assert cache_mod.stats(path).graders == {ours: 1, "99.0": 1}
+
+
+def test_help_documents_the_default_location_and_stats_of_a_missing_cache(tmp_path):
+    res = runner.invoke(app, ["score", "--help"])
+    assert "--no-cache" in res.output and "XDG_CACHE_HOME" in res.output
+    res = runner.invoke(app, ["cache", "stats", "--cache", str(tmp_path / "none.sqlite")])
+    assert res.exit_code == 0 and "no cache at" in res.output
+    assert not (tmp_path / "none.sqlite").exists()
