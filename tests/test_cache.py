@@ -394,6 +394,30 @@ def test_resume_after_sigkills_during_grading(tmp_path, resume_data):
 
 
 @requires_root
+def test_ctrl_c_stores_no_casualties_and_the_rerun_resumes(tmp_path, resume_data):
+    """Ctrl-C in a terminal signals the whole process group (grader and sandbox workers): the
+    checks it interrupts must not be cached as the candidate's failures."""
+    src, rows, ref = resume_data
+    cache, out, summary = tmp_path / "cache.sqlite", tmp_path / "out.jsonl", tmp_path / "s.json"
+    cmd = _cli(str(src), "-o", str(out), "--cache", str(cache), "--summary-json", str(summary))
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(_db(cache)) < N_DISTINCT // 3:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.002)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert not out.exists()
+    before = _db(cache)
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert _strip(out.read_bytes()) == _strip(ref)  # a cached casualty would show up here
+    keys = _keys(rows)
+    assert json.loads(summary.read_text())["executed"] == len(set(keys) - set(before))
+
+
+@requires_root
 def test_resume_after_sigkill_during_the_final_write(tmp_path):
     """Parquet output is assembled at the end; with ~40 MB of rows that takes a while. Kill
     once every result is in the cache but the output is not in place yet."""
