@@ -318,12 +318,17 @@ def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120.0) -> None:
 
 def _reap_slot_cgroups(pid: int) -> None:
     """A SIGKILLed grader cannot remove its slots' cgroups; do it for the runs we killed."""
+    import glob
+
+    from rlvr_grade.sandbox.cgroups import ROOT as CGROOT
     from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
 
     if cgroup_version() is None:
         return
-    for i in range(2):
-        cg = SlotCgroup(f"{pid}-slot{i}")
+    pattern = re.compile(rf"^{pid}-(\d+-)?slot\d+$")  # "<pid>-slot<i>" or "<pid>-<n>-slot<i>"
+    dirs = glob.glob(os.path.join(CGROOT, "rlvr-grade", "*")) + glob.glob(os.path.join(CGROOT, "*", "rlvr-grade", "*"))
+    for name in sorted({os.path.basename(d) for d in dirs if pattern.match(os.path.basename(d))}):
+        cg = SlotCgroup(name)
         for _ in range(50):
             cg.kill_all()
             cg.remove()
