@@ -93,6 +93,13 @@ def score(
     beam_max_creates: int = typer.Option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is."),
     beam_rpc_timeout: float = typer.Option(30.0, help="Seconds one Beam call may take, its own retries included."),
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
+    cache: Optional[str] = typer.Option(
+        None,
+        "--cache",
+        metavar="PATH",
+        help="SQLite result cache (default: see above). A rerun grades only rows it has not seen.",
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once)."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
@@ -103,9 +110,12 @@ def score(
         "(no root and no user namespaces). Checks can then reach the network and write your files.",
     ),
 ) -> None:
-    """Grade every rollout and write the rows back with reward columns."""
+    """Grade every rollout and write the rows back with reward columns.
+
+    Results are cached by content hash, so a rerun (or a resumed, interrupted run) executes only what it has not seen, and identical rows are graded once. The cache lives at $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/rlvr-grade/cache.sqlite); --cache PATH picks another file, --no-cache keeps none."""
     from rlvr_grade import console
     from rlvr_grade.api import ScoreOptions, StrictError, score_file
+    from rlvr_grade.cache import CacheError
     from rlvr_grade.checks import CheckOptions
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import InputError, Limits, SandboxError
@@ -117,6 +127,9 @@ def score(
         console.error("--timeout and --memory must be positive")
         raise typer.Exit(2)
     limits = Limits(cpu_s=timeout, wall_s=wall_timeout, memory_mb=memory)
+    from rlvr_grade.cache import default_cache_path
+
+    cache_path = None if no_cache else (cache or default_cache_path())
     options = ScoreOptions(
         checks=CheckOptions(
             completion_col=completion_col,
@@ -134,6 +147,7 @@ def score(
         + ((("allow_unisolated", True),) if allow_unsafe and backend.value == "local" else ()),
         concurrency=concurrency,
         strict=strict,
+        cache=cache_path,
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -147,6 +161,10 @@ def score(
     except InputError as exc:
         progress.close()
         console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    except CacheError as exc:
+        progress.close()
+        console.error(str(exc), tip="pass another --cache PATH, or --no-cache")
         raise typer.Exit(2)
     except StrictError as exc:
         progress.close()
@@ -181,6 +199,61 @@ def score(
     if fail_under is not None and data["pass_rate"] < fail_under:
         console.error(f"pass rate {data['pass_rate']:.4f} is below --fail-under {fail_under}")
         raise typer.Exit(1)
+
+
+cache_app = typer.Typer(
+    no_args_is_help=True,
+    help="See and manage the result cache (default: $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite).",
+)
+app.add_typer(cache_app, name="cache")
+
+_CACHE_OPT = typer.Option(None, "--cache", metavar="PATH", help="Cache file (default: the one `score` uses).")
+
+
+@cache_app.command("stats")
+def cache_stats(
+    cache: Optional[str] = _CACHE_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print the stats as JSON on stdout."),
+) -> None:
+    """Entries, size on disk, and which grader/schema versions and runtimes are present."""
+    import json
+
+    from rlvr_grade import cache as cache_mod
+    from rlvr_grade import console
+
+    try:
+        st = cache_mod.stats(cache or cache_mod.default_cache_path())
+    except cache_mod.CacheError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps(st.to_dict(), indent=2))
+    else:
+        console.cache_stats(st.to_dict(), cache_mod.SCHEMA_VERSION, __version__)
+
+
+@cache_app.command("clear")
+def cache_clear(
+    cache: Optional[str] = _CACHE_OPT,
+    older_than: Optional[str] = typer.Option(None, "--older-than", metavar="AGE", help="Only entries older than AGE (30d, 12h, 90m)."),
+    grader_version: Optional[str] = typer.Option(None, "--grader-version", metavar="V", help="Only entries computed by grader version V."),
+) -> None:
+    """Delete cache entries (all of them unless filtered) and give the space back."""
+    from rlvr_grade import cache as cache_mod
+    from rlvr_grade import console
+
+    try:
+        age = cache_mod.parse_age(older_than) if older_than is not None else None
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    path = cache or cache_mod.default_cache_path()
+    try:
+        n = cache_mod.clear(path, older_than_s=age, grader_version=grader_version)
+    except cache_mod.CacheError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    console.err.print(f"deleted {n} entries from {path}")
 
 
 @app.command()
