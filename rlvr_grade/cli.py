@@ -27,6 +27,7 @@ class Preset(str, Enum):
     none = "none"
     humaneval = "humaneval"
     mbpp = "mbpp"
+    leetcode = "leetcode"
 
 
 class Extract(str, Enum):
@@ -40,6 +41,8 @@ class Style(str, Enum):
     auto = "auto"
     pytest = "pytest"
     asserts = "asserts"
+    stdio = "stdio"
+    call = "call"
 
 
 class Shape(str, Enum):
@@ -84,6 +87,13 @@ def score(
     memory: int = typer.Option(512, help="Memory per check, MiB."),
     backend: str = typer.Option("local", help="Sandbox backend."),
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
+    language: str = typer.Option("python", help="stdio programs: python, c, cpp, java, javascript (a `language` column wins)."),
+    compare: Optional[str] = typer.Option(None, help="stdio/call output comparison: tokens (stdio default), exact, lines-unordered, float[:ABS[:REL]] (a `compare` column wins)."),
+    case_timeout: Optional[float] = typer.Option(None, help="stdio/call: CPU seconds per case (default: the whole --timeout, which is the row's budget)."),
+    run_all_cases: bool = typer.Option(False, "--run-all-cases", help="stdio/call: judge every case instead of stopping at the first failure (for --reward fraction)."),
+    fn_name: Optional[str] = typer.Option(None, help="call style: the function (or Solution method) to call (a `fn_name` column wins)."),
+    output_validator: Optional[str] = typer.Option(None, help="stdio: a Kattis/ICPC output validator directory (validate.cc + headers, or one .py), run in its own sandbox."),
+    validator_args: Optional[str] = typer.Option(None, help="Extra arguments for --output-validator, space separated."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
@@ -103,6 +113,27 @@ def score(
         console.error("--timeout and --memory must be positive")
         raise typer.Exit(2)
     limits = Limits(cpu_s=timeout, wall_s=wall_timeout, memory_mb=memory)
+    from rlvr_grade import compare as _compare
+    from rlvr_grade import languages as _languages
+
+    try:
+        _languages.normalize(language)
+        if compare:
+            _compare.parse_mode(compare)
+        if case_timeout is not None and case_timeout <= 0:
+            raise ValueError("--case-timeout must be positive")
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    validator = None
+    if output_validator:
+        from rlvr_grade.checks.stdio_check import Validator
+
+        try:
+            validator = Validator.from_dir(output_validator, tuple((validator_args or "").split()))
+        except (OSError, ValueError) as exc:
+            console.error(f"--output-validator: {exc}")
+            raise typer.Exit(2)
     options = ScoreOptions(
         checks=CheckOptions(
             completion_col=completion_col,
@@ -113,6 +144,12 @@ def score(
             extract=extract.value,  # type: ignore[arg-type]
             test_style=test_style.value,  # type: ignore[arg-type]
             limits=limits,
+            language=_languages.normalize(language),
+            compare=compare,
+            case_timeout=case_timeout,
+            run_all=run_all_cases,
+            fn_name=fn_name,
+            validator=validator,
         ),
         reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
         backend=backend,

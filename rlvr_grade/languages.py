@@ -59,7 +59,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "javascript": Language(
         "javascript", "solution.js", None,
-        ("node", "--stack-size=65500", "{src}"), ("node",),
+        ("node", "--max-old-space-size={mem}", "{src}"), ("node",),
         extra_cpu_s=0.3, extra_memory_mb=128, extra_processes=32,
         syntax_check=("node", "--check", "{src}"),
     ),

@@ -29,6 +29,7 @@ from itertools import *
 from functools import *
 from math import *
 from bisect import *
+from string import *
 
 class ListNode:
     def __init__(self, val=0, next=None):

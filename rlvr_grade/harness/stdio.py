@@ -260,7 +260,7 @@ def prepare(payload: dict[str, Any], report: Report, workdir: str) -> tuple[Any,
             return None
     argv = _fill(lang.run, **values)
     argv[0] = _which(argv[0])
-    return argv, {"stack": lang.name in ("c", "cpp")}
+    return argv, {"native": lang.name in ("c", "cpp")}
 
 
 # -- the style -------------------------------------------------------------------------------
@@ -282,7 +282,10 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
         runner: Any = target if isinstance(target, list) else _python_main(target)
         res = run_process(
             runner, path, each.case_cpu(), each.case_wall(), each.output_cap,
-            stack_mb=each.memory_mb if info.get("stack") else None,
+            stack_mb=each.memory_mb if info.get("native") else None,
+            # Native programs get the run memory as their address-space cap: the check's cgroup
+            # is sized for the compiler, and a judge's memory limit is per run.
+            memory_mb=each.memory_mb if info.get("native") else None,
         )
         os.unlink(path)
         out = res.stdout.decode("utf-8", "surrogateescape")
