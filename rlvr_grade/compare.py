@@ -6,8 +6,9 @@ stdio modes
     exact            byte-for-byte equal text (after decoding)
     tokens           equal whitespace-separated tokens (the judges' default, and ours)
     float            tokens; where both tokens are numbers they may differ by the tolerance
-                     (|a-b| <= abs_tol or |a-b| <= rel_tol*|b|); NaN never equals anything;
-                     a token that is not a number must match exactly
+                     (|a-b| <= abs_tol or |a-b| <= rel_tol*|b|, defaults 1e-6 each); a NaN
+                     token never equals anything, not even "nan"; a token that is not a
+                     number must match exactly
     lines-unordered  the same multiset of lines, each compared as tokens; blank lines ignored
 
 call values are compared with strict equality (see `values_equal`)."""
@@ -27,9 +28,9 @@ DEFAULT_ABS_TOL = 1e-6
 DEFAULT_REL_TOL = 1e-6
 
 # A decimal number as judges accept it: optional sign, digits with an optional fraction, or a
-# fraction alone, an optional exponent. "inf"/"nan" are words, not numbers, on purpose: they
-# compare exactly as text, and a NaN from float() is never equal anyway.
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+# fraction alone, an optional exponent; plus inf/infinity/nan in any case. A NaN token is
+# never equal to anything (not even "nan"); an infinity only equals the same infinity.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z|[+-]?(?:inf|infinity|nan)\Z", re.I)
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def outputs_equal(got: str, expected: str, spec: CompareSpec) -> bool:
 
 def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
     if _NUMBER.match(got) is None or _NUMBER.match(expected) is None:
-        return got == expected  # words (including "nan", "inf") match exactly
+        return got == expected  # words match exactly
     a, b = float(got), float(expected)
     if math.isnan(a) or math.isnan(b):
         return False

@@ -17,7 +17,7 @@ import types
 from typing import Any, Callable
 
 from rlvr_grade.compare import decode
-from rlvr_grade.harness.stdio import RunBudget, describe, harden_parent, run_process
+from rlvr_grade.harness.stdio import RunBudget, harden_parent, run_process
 
 Report = Callable[[dict[str, Any]], None]
 MAX_DEPTH = 200
@@ -99,10 +99,11 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
     for i, case in enumerate(cases):
         args = decode(case.get("args", []))
         kwargs = decode(case.get("kwargs", {}))
-        res = run_process(_caller(factory, args, kwargs), None, each.case_cpu(), each.case_wall(),
+        limit = each.case_cpu()
+        res = run_process(_caller(factory, args, kwargs), None, limit, each.case_wall(),
                           each.output_cap, want_extra=True)
         output = None
-        msg = describe(res, each.case_cpu_s)
+        msg = each.describe(res, limit)
         if res.verdict == "OK":
             try:
                 sent = json.loads(res.extra.decode("utf-8"))

@@ -280,8 +280,9 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
             fh.write(text)
         os.chmod(path, 0o444)
         runner: Any = target if isinstance(target, list) else _python_main(target)
+        limit = each.case_cpu()
         res = run_process(
-            runner, path, each.case_cpu(), each.case_wall(), each.output_cap,
+            runner, path, limit, each.case_wall(), each.output_cap,
             stack_mb=each.memory_mb if info.get("native") else None,
             # Native programs get the run memory as their address-space cap: the check's cgroup
             # is sized for the compiler, and a judge's memory limit is per run.
@@ -292,7 +293,7 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
         report({
             "ev": "test", "id": f"case:{i}",
             "outcome": "passed" if res.verdict == "OK" else "error",
-            "msg": describe(res, each.case_cpu_s), "output": out if res.verdict == "OK" else None,
+            "msg": each.describe(res, limit), "output": out if res.verdict == "OK" else None,
         })
         if each.spend(res.cpu_s, i, len(inputs), report) or (res.verdict != "OK" and each.stop_on_fail):
             break
@@ -314,6 +315,11 @@ class RunBudget:
         # A case never gets more than what is left of the row's budget (plus a hair, so the
         # case that exhausts it is seen as a TLE rather than cut mid-way without a verdict).
         return max(0.05, min(self.case_cpu_s, self.budget_s - self.used + 0.05))
+
+    def describe(self, run: CaseRun, limit: float) -> str:
+        if run.verdict == "TLE" and limit < self.case_cpu_s:
+            return f"TLE: the row's CPU budget of {self.budget_s:g}s is used up"
+        return describe(run, self.case_cpu_s)
 
     def case_wall(self) -> float:
         return 3.0 * self.case_cpu() + 2.0
