@@ -109,3 +109,15 @@ def java_main_class(source: str) -> str:
         if _JAVA_MAIN.search(source, c.end(), end):
             return c.group(1)
     return classes[0].group(1) if classes else "Main"
+
+
+def describe() -> list[str]:
+    """One line per language for `rlvr-grade doctor`: name, tool path or what is missing."""
+    lines = []
+    for name, path in available().items():
+        lang = LANGUAGES[name]
+        if path:
+            lines.append(f"{name:11} {path}")
+        else:
+            lines.append(f"{name:11} unavailable (needs {', '.join(lang.tools)} on PATH)")
+    return lines
