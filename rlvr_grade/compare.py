@@ -78,7 +78,7 @@ def outputs_equal(got: str, expected: str, spec: CompareSpec) -> bool:
         return got.split() == expected.split()
     if spec.mode == "float":
         a, b = got.split(), expected.split()
-        return len(a) == len(b) and all(_float_token_equal(x, y, spec) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_float_token_equal(x, y, spec) for x, y in zip(a, b, strict=True))
     if spec.mode == "lines-unordered":
         la = sorted(tuple(line.split()) for line in got.splitlines() if line.strip())
         lb = sorted(tuple(line.split()) for line in expected.splitlines() if line.strip())
@@ -166,11 +166,11 @@ def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None,
     if isinstance(expected, list):
         ok_type = type(got) is list or (json_expected and type(got) is tuple)
         return ok_type and len(got) == len(expected) and all(
-            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected)
+            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected, strict=True)
         )
     if isinstance(expected, tuple):
         return type(got) is tuple and len(got) == len(expected) and all(
-            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected)
+            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected, strict=True)
         )
     if isinstance(expected, (set, frozenset)):
         # Elements are hashable plain values; set equality of those is already strict enough

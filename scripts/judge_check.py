@@ -176,9 +176,9 @@ def leetcode(root: Path, workers: int) -> dict:
 
     styles = collections.Counter(build_check(Rollout(i, r), opts).style for i, r in enumerate(rows[:len(data)]))
     table: dict = {}
-    for r, o in zip(rows, outs):
+    for r, o in zip(rows, outs, strict=True):
         table.setdefault(r["kind"], collections.Counter())[o.status] += 1
-    bad = [(i, o.status, o.error[:120]) for i, (r, o) in enumerate(zip(rows, outs)) if r["kind"] == "reference" and o.status != "pass"]
+    bad = [(i, o.status, o.error[:120]) for i, (r, o) in enumerate(zip(rows, outs, strict=True)) if r["kind"] == "reference" and o.status != "pass"]
     return {"table": table, "styles": styles, "seconds": time.perf_counter() - t0, "bad_references": bad[:10]}
 
 

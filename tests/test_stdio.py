@@ -38,8 +38,8 @@ def test_every_submission_gets_its_folders_status_in_every_language(grader):
     assert {lang for _, lang, _ in subs} == AVAILABLE & {"python", "c", "cpp", "java", "javascript"}
     rows = [{"completion": src, "language": lang, "tests": cases("sum")} for _, lang, src in subs]
     outcomes = grader.grade(rows)
-    got = [(folder, lang, o.status, o.case_verdicts) for (folder, lang, _), o in zip(subs, outcomes)]
-    for (folder, lang, _), o in zip(subs, outcomes):
+    got = [(folder, lang, o.status, o.case_verdicts) for (folder, lang, _), o in zip(subs, outcomes, strict=True)]
+    for (folder, lang, _), o in zip(subs, outcomes, strict=True):
         assert o.status == STATUS[folder], (folder, lang, o)
         assert o.reward == (1.0 if folder == "accepted" else 0.0)
     verdicts = {(f, lang): v for f, lang, _, v in got}
@@ -254,7 +254,7 @@ def test_kattis_output_validator_runs_in_its_own_sandbox():
     subs = submissions("shout")
     with Grader(ScoreOptions(checks=opts, concurrency=2)) as g:
         outs = g.grade([{"completion": src, "tests": cases("shout")} for _, _, src in subs])
-    for (folder, _, _), o in zip(subs, outs):
+    for (folder, _, _), o in zip(subs, outs, strict=True):
         assert o.status == STATUS[folder], (folder, o)
     wa = outs[[f for f, _, _ in subs].index("wrong_answer")]
     assert "any case" in wa.error  # the validator's judgemessage.txt comes back as the reason
