@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rlvr_grade.compare import CompareSpec, decode, outputs_equal, values_equal
+from rlvr_grade.harness.stdio import unpack_output
 from rlvr_grade.types import Check, Execution, Limits, Status, TestRecord
 
 STATUS_OF = {"WA": "fail", "OLE": "fail", "TLE": "timeout", "MLE": "memory_limit", "RE": "runtime_error", "JE": "invalid_input"}
@@ -58,7 +59,8 @@ def case_verdict(check: Check, i: int, rec: TestRecord | None) -> tuple[str, str
     j = judge_options(check)
     expected = check.expected[i]
     if check.style == "stdio":
-        if not isinstance(out, str):
+        out = unpack_output(out)
+        if out is None:
             return "WA", f"case {i}: no output"
         if outputs_equal(out, expected, _spec(j)):
             return "AC", ""
@@ -136,12 +138,16 @@ def validator_check(check: Check, ex: Execution) -> Check | None:
     inputs = dict(check.options).get("inputs", [])
     cases = []
     for rec in ex.records:
-        if rec.outcome != "passed" or not isinstance(rec.output, str) or not rec.id.startswith("case:"):
+        out = unpack_output(rec.output)
+        if rec.outcome != "passed" or out is None or not rec.id.startswith("case:"):
             continue
-        i = int(rec.id.split(":", 1)[1])
-        if i >= len(check.expected):
+        try:
+            i = int(rec.id.split(":", 1)[1])
+        except ValueError:
             continue
-        cases.append({"i": i, "input": inputs[i], "answer": check.expected[i], "output": rec.output})
+        if not 0 <= i < len(check.expected):
+            continue
+        cases.append({"i": i, "input": inputs[i], "answer": check.expected[i], "output": out})
     if not cases:
         return None
     lim = Limits(**v["limits"]) if v.get("limits") else Limits(cpu_s=90.0, memory_mb=1024, processes=64)
@@ -171,7 +177,7 @@ def apply_validation(check: Check, ex: Execution, vex: Execution) -> Execution:
             results[r.id] = ValidatorResult(False, msg, judge_error=True)
     recs = []
     for rec in ex.records:
-        if rec.outcome == "passed" and isinstance(rec.output, str):
+        if rec.outcome == "passed" and unpack_output(rec.output) is not None:
             res = results.get(rec.id)
             if res is None:
                 why = vex.phase_error[1] if compile_failed else "the validator did not judge this case"

@@ -293,3 +293,23 @@ def test_cli_writes_case_verdicts_in_jsonl_and_parquet(tmp_path):
     assert str(schema.field("case_verdicts").type) == "list<element: string>"
     res = runner.invoke(app, ["score", str(src), "-o", str(tmp_path / "x.jsonl"), "--compare", "fuzzy"])
     assert res.exit_code == 2 and "unknown compare mode" in res.output
+
+
+def test_many_large_outputs_fit_the_report_channel(grader):
+    # 24 cases x 600-900 KB = ~19 MB of output: more than the 16 MiB report channel holds raw, so
+    # without compression the last cases would go missing and a correct program would fail.
+    n = 300_000
+    tests = [{"input": f"{i}\n", "output": f"{i}\n" * n} for i in range(24)]
+    code = f"import sys\nx = input()\nsys.stdout.write((x + '\\n') * {n})\n"
+    o = grader.grade([{"completion": code, "tests": tests}])[0]
+    assert o.status == "pass" and o.case_verdicts == ("AC",) * 24, (o.status, o.error)
+
+
+def test_pack_output_round_trip_and_bomb_cap():
+    from rlvr_grade.harness.stdio import pack_output, unpack_output
+
+    big = b"7 " * 100_000
+    assert isinstance(pack_output(big), dict) and unpack_output(pack_output(big)) == big.decode()
+    assert unpack_output(pack_output(b"ok\n")) == "ok\n"
+    assert unpack_output(pack_output(b"0" * (1 << 21)), cap=1 << 20) is None
+    assert unpack_output({"z": "!!not base64"}) is None and unpack_output(42) is None

@@ -283,21 +283,56 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
         limit = each.case_cpu()
         res = run_process(
             runner, path, limit, each.case_wall(), each.output_cap,
-            stack_mb=each.memory_mb if info.get("native") else None,
+            # Deep recursion is normal in contest code: the stack may use the run's memory.
+            stack_mb=each.memory_mb,
             # Native programs get the run memory as their address-space cap: the check's cgroup
             # is sized for the compiler, and a judge's memory limit is per run.
             memory_mb=each.memory_mb if info.get("native") else None,
         )
         os.unlink(path)
-        out = res.stdout.decode("utf-8", "surrogateescape")
         report({
             "ev": "test", "id": f"case:{i}",
             "outcome": "passed" if res.verdict == "OK" else "error",
-            "msg": each.describe(res, limit), "output": out if res.verdict == "OK" else None,
+            "msg": each.describe(res, limit), "output": pack_output(res.stdout) if res.verdict == "OK" else None,
         })
         if each.spend(res.cpu_s, i, len(inputs), report) or (res.verdict != "OK" and each.stop_on_fail):
             break
     report({"ev": "done"})
+
+
+PACK_OVER = 64 << 10
+
+
+def pack_output(data: bytes) -> str | dict[str, str]:
+    """A case's stdout for the report channel. Large outputs travel zlib-compressed, so many
+    cases of big (and typically repetitive) output fit the channel's cap; see unpack_output."""
+    if len(data) <= PACK_OVER:
+        return data.decode("utf-8", "surrogateescape")
+    import base64
+    import zlib
+
+    return {"z": base64.b64encode(zlib.compress(data, 1)).decode("ascii")}
+
+
+def unpack_output(value: object, cap: int = 64 << 20) -> str | None:
+    """Inverse of pack_output (used outside the sandbox); None for anything malformed. The
+    decompressed size is capped: a crafted record cannot make the grader inflate a bomb."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("z"), str) and len(value) == 1:
+        import base64
+        import binascii
+        import zlib
+
+        try:
+            d = zlib.decompressobj()
+            raw = d.decompress(base64.b64decode(value["z"]), cap)
+            if d.unconsumed_tail:
+                return None
+            return raw.decode("utf-8", "surrogateescape")
+        except (binascii.Error, zlib.error, ValueError):
+            return None
+    return None
 
 
 class RunBudget:
