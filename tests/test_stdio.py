@@ -313,3 +313,13 @@ def test_pack_output_round_trip_and_bomb_cap():
     assert unpack_output(pack_output(b"ok\n")) == "ok\n"
     assert unpack_output(pack_output(b"0" * (1 << 21)), cap=1 << 20) is None
     assert unpack_output({"z": "!!not base64"}) is None and unpack_output(42) is None
+
+
+def test_a_broken_validator_is_not_the_candidates_fault(tmp_path):
+    (tmp_path / "crash.py").write_text("import sys\nsys.exit(1)\n")
+    opts = CheckOptions(test_style="stdio", case_timeout=1.0, limits=Limits(cpu_s=4.0),
+                        validator=Validator.from_dir(str(tmp_path)))
+    with Grader(ScoreOptions(checks=opts, concurrency=1)) as g:
+        o = g.grade([{"completion": "print(input().upper())", "tests": cases("shout")}])[0]
+    assert o.status == "invalid_input" and "output validator failed" in o.error, o
+    assert o.case_verdicts[0] == "JE"

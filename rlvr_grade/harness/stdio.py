@@ -93,11 +93,18 @@ def run_process(
                 os.dup2(src, target_fd)
             # Everything else closes: the report channel above all (a case cannot forge reports).
             os.closerange(len(srcs), 65536)
+            # Limits only go down from the check's own (an unprivileged process cannot raise a
+            # hard limit): clamp to what this process already has.
+            _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
             soft = max(1, int(math.ceil(cpu_s)))
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+            hard = soft + 1 if cpu_hard == resource.RLIM_INFINITY else min(soft + 1, cpu_hard)
+            resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
             if memory_mb is not None:
                 lim = memory_mb << 20
-                resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+                _, as_hard = resource.getrlimit(resource.RLIMIT_AS)
+                if as_hard != resource.RLIM_INFINITY:
+                    lim = min(lim, as_hard)
+                resource.setrlimit(resource.RLIMIT_AS, (lim, lim if as_hard == resource.RLIM_INFINITY else as_hard))
             if stack_mb is not None:
                 _, hard = resource.getrlimit(resource.RLIMIT_STACK)
                 want = stack_mb << 20
