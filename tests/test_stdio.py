@@ -323,3 +323,25 @@ def test_a_broken_validator_is_not_the_candidates_fault(tmp_path):
         o = g.grade([{"completion": "print(input().upper())", "tests": cases("shout")}])[0]
     assert o.status == "invalid_input" and "output validator failed" in o.error, o
     assert o.case_verdicts[0] == "JE"
+
+
+def test_verdict_mapping_is_pure_and_first_failure_decides():
+    from rlvr_grade.judging import judge
+    from rlvr_grade.types import Execution, TestRecord
+
+    check = build_check(Rollout(0, {"completion": "", "tests": [{"input": "", "output": "1"}] * 3}), OPTS)
+
+    def ex(*recs, limit=None, done=True, phase=None):
+        return Execution(0, None, "", "", 0.1, 0.1, 1.0, limit, tuple(TestRecord(*r) for r in recs), done, phase)
+
+    ok = ("case:0", "passed", "", "1\n")
+    assert judge(check, ex(ok, ("case:1", "passed", "", "1"), ("case:2", "passed", "", " 1 ")))[0] == "pass"
+    assert judge(check, ex(ok, ("case:1", "error", "TLE: x"), ("case:2", "passed", "", "2")))[:2] == ("timeout", 1)
+    assert judge(check, ex(ok, ("case:1", "error", "RE: exit code 1")))[0] == "runtime_error"
+    assert judge(check, ex(ok, ("case:1", "error", "RE: killed by signal 9"), limit="memory"))[4] == ("AC", "MLE", "-")
+    assert judge(check, ex(ok, ("case:1", "passed", "", "2"), ("case:2", "error", "TLE: x")))[0] == "fail"
+    assert judge(check, ex(phase=("compile", "boom")))[:1] == ("compile_error",)
+    assert judge(check, ex(ok, done=False))[0] == "fail"  # the harness died quietly: not a pass
+    assert judge(check, ex(ok, ok, ok))[0] == "fail"  # a duplicate id never stands in for case 1
+    forged = ("case:1", "passed", "", {"value": "1"})  # a call-style payload on a stdio case
+    assert judge(check, ex(ok, forged, ("case:2", "passed", "", "1")))[0] == "fail"
