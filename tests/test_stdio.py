@@ -26,6 +26,9 @@ AVAILABLE = {k for k, v in languages.available().items() if v}
 OPTS = CheckOptions(test_style="stdio", case_timeout=1.0, limits=Limits(cpu_s=4.0, memory_mb=256))
 
 
+# Tests using this shared grader come first in the file: a second Grader in the same process
+# reuses the slot cgroup names (<pid>-slot<i>) and removes them when it closes (a LocalBackend
+# issue reported to the sandbox owner), which would break this one for later tests.
 @pytest.fixture(scope="module")
 def grader():
     with Grader(ScoreOptions(checks=OPTS, concurrency=2)) as g:
@@ -67,6 +70,16 @@ def test_memory_hog_is_memory_limit(grader):
 def test_output_flood_is_cut_and_fails(grader):
     o = grader.grade([{"completion": "while True: print('y' * 1000)", "tests": cases("sum")}])[0]
     assert o.status == "fail" and o.case_verdicts[0] == "OLE", o
+
+
+def test_many_large_outputs_fit_the_report_channel(grader):
+    # 24 cases x 600-900 KB = ~19 MB of output: more than the 16 MiB report channel holds raw, so
+    # without compression the last cases would go missing and a correct program would fail.
+    n = 300_000
+    tests = [{"input": f"{i}\n", "output": f"{i}\n" * n} for i in range(24)]
+    code = f"import sys\nx = input()\nsys.stdout.write((x + '\\n') * {n})\n"
+    o = grader.grade([{"completion": code, "tests": tests}])[0]
+    assert o.status == "pass" and o.case_verdicts == ("AC",) * 24, (o.status, o.error[:300])
 
 
 # -- the expected output never enters the sandbox ------------------------------------------------
@@ -202,7 +215,7 @@ def test_layouts_parse():
             parse_cases(bad)
 
 
-def test_codecontests_public_and_private_columns_and_bad_rows(grader):
+def test_codecontests_public_and_private_columns_and_bad_rows():
     opts = CheckOptions(tests_col="public_tests+private_tests", limits=Limits(cpu_s=4.0))
     row = {"completion": "print(int(input()) ** 2)", "public_tests": {"input": ["3\n"], "output": ["9\n"]},
            "private_tests": {"input": ["5\n", "6\n"], "output": ["25\n", "36\n"]}}
@@ -293,16 +306,6 @@ def test_cli_writes_case_verdicts_in_jsonl_and_parquet(tmp_path):
     assert str(schema.field("case_verdicts").type) == "list<element: string>"
     res = runner.invoke(app, ["score", str(src), "-o", str(tmp_path / "x.jsonl"), "--compare", "fuzzy"])
     assert res.exit_code == 2 and "unknown compare mode" in res.output
-
-
-def test_many_large_outputs_fit_the_report_channel(grader):
-    # 24 cases x 600-900 KB = ~19 MB of output: more than the 16 MiB report channel holds raw, so
-    # without compression the last cases would go missing and a correct program would fail.
-    n = 300_000
-    tests = [{"input": f"{i}\n", "output": f"{i}\n" * n} for i in range(24)]
-    code = f"import sys\nx = input()\nsys.stdout.write((x + '\\n') * {n})\n"
-    o = grader.grade([{"completion": code, "tests": tests}])[0]
-    assert o.status == "pass" and o.case_verdicts == ("AC",) * 24, (o.status, o.error)
 
 
 def test_pack_output_round_trip_and_bomb_cap():
