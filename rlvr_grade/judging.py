@@ -13,6 +13,9 @@ never in the candidate's sandbox: see `validate`."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -151,6 +154,10 @@ def validator_check(check: Check, ex: Execution) -> Check | None:
     if not cases:
         return None
     lim = Limits(**v["limits"]) if v.get("limits") else Limits(cpu_s=90.0, memory_mb=1024, processes=64)
+    key = _validator_key(v)
+    with _LOCK:
+        binary = _BINARIES.get(key)
+    build = {"binary": binary} if binary else {"send_binary": True}
     return Check(
         style="validate",  # type: ignore[arg-type]
         program="",
@@ -159,8 +166,18 @@ def validator_check(check: Check, ex: Execution) -> Check | None:
         limits=lim,
         language="python",
         options=(("validator", {k: v[k] for k in ("language", "main", "args") if k in v}), ("cases", cases),
-                 ("case_cpu_s", float(v.get("case_cpu_s", 10.0))), ("files", v["files"])),
+                 ("case_cpu_s", float(v.get("case_cpu_s", 10.0))), ("files", v["files"]), *build.items()),
     )
+
+
+# Compiled C/C++ validators, kept per process so each is built once per run, not once per row.
+_BINARIES: dict[str, str] = {}
+_LOCK = threading.Lock()
+
+
+def _validator_key(v: dict[str, Any]) -> str:
+    blob = json.dumps([v.get("language"), v.get("main"), sorted(v.get("files", {}).items())], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def apply_validation(check: Check, ex: Execution, vex: Execution) -> Execution:
@@ -168,6 +185,11 @@ def apply_validation(check: Check, ex: Execution, vex: Execution) -> Execution:
     results: dict[str, ValidatorResult] = {}
     compile_failed = vex.phase_error is not None
     for r in vex.records:
+        if r.id == "binary":
+            if isinstance(r.output, str) and r.outcome == "passed":
+                with _LOCK:
+                    _BINARIES.setdefault(_validator_key(judge_options(check)["validator"]), r.output)
+            continue
         msg = r.message or ""
         if r.outcome == "passed":
             results[r.id] = ValidatorResult(True, msg)

@@ -349,3 +349,32 @@ def test_verdict_mapping_is_pure_and_first_failure_decides():
     assert judge(check, ex(ok, ok, ok))[0] == "fail"  # a duplicate id never stands in for case 1
     forged = ("case:1", "passed", "", {"value": "1"})  # a call-style payload on a stdio case
     assert judge(check, ex(ok, forged, ("case:2", "passed", "", "1")))[0] == "fail"
+
+
+@pytest.mark.skipif("c" not in AVAILABLE, reason="gcc is not installed")
+def test_a_compiled_validator_is_built_once_and_reused(tmp_path):
+    from rlvr_grade import judging
+
+    (tmp_path / "caseless.c").write_text(r'''
+#include <stdio.h>
+#include <strings.h>
+int main(int argc, char **argv) {
+    FILE *ans = fopen(argv[2], "r");
+    char a[256], t[256];
+    while (fscanf(ans, "%255s", a) == 1) {
+        if (scanf("%255s", t) != 1 || strcasecmp(a, t) != 0) return 43;
+    }
+    return scanf("%255s", t) == 1 ? 43 : 42;
+}
+''')
+    v = Validator.from_dir(str(tmp_path))
+    assert v.language == "c"
+    opts = CheckOptions(test_style="stdio", case_timeout=1.0, limits=Limits(cpu_s=4.0), validator=v)
+    rows = [{"completion": c, "tests": cases("shout")} for c in
+            ("print(input().lower())", "print(input()[::-1])", "print(input().upper())", "print('x')")]
+    judging._BINARIES.clear()
+    with Grader(ScoreOptions(checks=opts, concurrency=1)) as g:
+        first = g.grade(rows[:1])
+        assert len(judging._BINARIES) == 1  # built by the first row's validator check
+        rest = g.grade(rows[1:])  # these use the cached binary
+    assert [o.status for o in first + rest] == ["pass", "fail", "pass", "fail"]

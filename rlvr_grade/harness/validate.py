@@ -28,11 +28,25 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
     main = os.path.basename(spec.get("main", ""))
     if language == "python":
         argv = [sys.executable, "-s", os.path.join(workdir, main)]
+    elif opts.get("binary"):  # built by an earlier validator check of this run
+        import base64
+
+        path = os.path.join(workdir, "validator_bin")
+        with open(path, "wb") as fh:
+            fh.write(base64.b64decode(opts["binary"]))
+        os.chmod(path, 0o755)
+        argv = [path]
     else:
         built = prepare({"program": files[main], "language": language, "options": {"memory_mb": 1024}}, report, workdir)
         if built is None:
             return
         argv = built[0]
+        if opts.get("send_binary") and language in ("c", "cpp"):
+            # Sent before any team output is read, so nothing a candidate wrote can shape it.
+            import base64
+
+            with open(argv[0], "rb") as fh:
+                report({"ev": "test", "id": "binary", "outcome": "passed", "output": base64.b64encode(fh.read()).decode()})
     args = [str(a) for a in spec.get("args", [])]
     cpu = float(opts.get("case_cpu_s", 10.0))
     for case in opts.get("cases", []):
