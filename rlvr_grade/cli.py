@@ -232,14 +232,21 @@ def doctor(
             raise
         console.error(str(exc), tip="rerun with --verbose for the traceback")
         raise typer.Exit(3)
+    from rlvr_grade import languages
+
     if as_json:
-        typer.echo(report.to_json())
+        import json
+
+        typer.echo(json.dumps({**report.to_dict(), "languages": languages.available()}, indent=2))
     else:
         width = max(len(p.name) for p in report.protections)
         for p in report.protections:
             typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
         level = report.isolation.get("level", "?")
         typer.echo(f"\nisolation level: {level} ({report.isolation.get('mode_reason', '')})")
+        typer.echo("\nlanguages (stdio tests):")
+        for line in languages.describe():
+            typer.echo(f"  {line}")
         if report.score_refuses:
             typer.echo("score refuses to run untrusted code here unless --allow-network-and-writable-fs-UNSAFE is passed")
     if require_full and not report.all_active:
