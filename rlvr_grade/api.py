@@ -11,7 +11,7 @@ from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rlvr_grade import scoring
+from rlvr_grade import judging, scoring
 from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.io import open_output, open_rollouts
@@ -59,6 +59,7 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
         "error": outcome.error,
         "flags": list(outcome.flags),
         "cached": outcome.cached,
+        "case_verdicts": list(outcome.case_verdicts),
     }
 
 
@@ -165,6 +166,11 @@ class Grader:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
+        if judging.needs_validator(check):  # the output validator: its own sandbox check
+            try:
+                ex = with_retries(lambda: judging.validate(self.backend, check, ex), self.options.retries, self.options.retry_delay)
+            except SandboxError as exc:
+                return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
         outcome = scoring.score(check, ex, self.options.reward, duration_ms)
         self.cache.put(key, outcome)  # before the future completes: a duplicate finds it here

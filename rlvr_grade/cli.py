@@ -27,6 +27,7 @@ class Preset(str, Enum):
     none = "none"
     humaneval = "humaneval"
     mbpp = "mbpp"
+    leetcode = "leetcode"
 
 
 class Extract(str, Enum):
@@ -40,6 +41,8 @@ class Style(str, Enum):
     auto = "auto"
     pytest = "pytest"
     asserts = "asserts"
+    stdio = "stdio"
+    call = "call"
 
 
 class BackendName(str, Enum):
@@ -100,6 +103,13 @@ def score(
         help="SQLite result cache (default: see above). A rerun grades only rows it has not seen.",
     ),
     no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once)."),
+    language: str = typer.Option("python", help="stdio programs: python, c, cpp, java, javascript (a `language` column wins)."),
+    compare: Optional[str] = typer.Option(None, help="stdio/call output comparison: tokens (stdio default), exact, lines-unordered, float[:ABS[:REL]] (a `compare` column wins)."),
+    case_timeout: Optional[float] = typer.Option(None, help="stdio/call: CPU seconds per case (default: the whole --timeout, which is the row's budget)."),
+    run_all_cases: bool = typer.Option(False, "--run-all-cases", help="stdio/call: judge every case instead of stopping at the first failure (for --reward fraction)."),
+    fn_name: Optional[str] = typer.Option(None, help="call style: the function (or Solution method) to call (a `fn_name` column wins)."),
+    output_validator: Optional[str] = typer.Option(None, help="stdio: a Kattis/ICPC output validator directory (validate.cc + headers, or one .py), run in its own sandbox."),
+    validator_args: Optional[str] = typer.Option(None, help="Extra arguments for --output-validator, space separated."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
@@ -130,6 +140,27 @@ def score(
     from rlvr_grade.cache import default_cache_path
 
     cache_path = None if no_cache else (cache or default_cache_path())
+    from rlvr_grade import compare as _compare
+    from rlvr_grade import languages as _languages
+
+    try:
+        _languages.normalize(language)
+        if compare:
+            _compare.parse_mode(compare)
+        if case_timeout is not None and case_timeout <= 0:
+            raise ValueError("--case-timeout must be positive")
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    validator = None
+    if output_validator:
+        from rlvr_grade.checks.stdio_check import Validator
+
+        try:
+            validator = Validator.from_dir(output_validator, tuple((validator_args or "").split()))
+        except (OSError, ValueError) as exc:
+            console.error(f"--output-validator: {exc}")
+            raise typer.Exit(2)
     options = ScoreOptions(
         checks=CheckOptions(
             completion_col=completion_col,
@@ -140,6 +171,12 @@ def score(
             extract=extract.value,  # type: ignore[arg-type]
             test_style=test_style.value,  # type: ignore[arg-type]
             limits=limits,
+            language=_languages.normalize(language),
+            compare=compare,
+            case_timeout=case_timeout,
+            run_all=run_all_cases,
+            fn_name=fn_name,
+            validator=validator,
         ),
         reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
         backend=backend.value,
@@ -278,14 +315,21 @@ def doctor(
             raise
         console.error(str(exc), tip="rerun with --verbose for the traceback")
         raise typer.Exit(3)
+    from rlvr_grade import languages
+
     if as_json:
-        typer.echo(report.to_json())
+        import json
+
+        typer.echo(json.dumps({**report.to_dict(), "languages": languages.available()}, indent=2))
     else:
         width = max(len(p.name) for p in report.protections)
         for p in report.protections:
             typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
         level = report.isolation.get("level", "?")
         typer.echo(f"\nisolation level: {level} ({report.isolation.get('mode_reason', '')})")
+        typer.echo("\nlanguages (stdio tests):")
+        for line in languages.describe():
+            typer.echo(f"  {line}")
         if report.score_refuses:
             typer.echo("score refuses to run untrusted code here unless --allow-network-and-writable-fs-UNSAFE is passed")
     if require_full and not report.all_active:
