@@ -131,7 +131,8 @@ def test_transient_create_errors_are_retried_with_backoff(gateway):
 def test_creates_in_flight_are_bounded_whatever_the_concurrency(gateway):
     gateway.create_delay = 0.3
     be = backend_for(gateway, max_creates=2)
-    rows = [Rollout(index=i, row=PASS_ROW) for i in range(8)]
+    # Distinct rows: identical ones would be graded once (in-run dedupe) and never overlap.
+    rows = [Rollout(index=i, row={**PASS_ROW, "completion": PASS_ROW["completion"] + f"\n# {i}\n"}) for i in range(8)]
     opts = ScoreOptions(checks=CheckOptions(limits=LIMITS), concurrency=8)
     with Grader(opts, backend=be) as grader:
         outcomes = [o for _, o in grader.iter_grade(rows)]
@@ -222,7 +223,7 @@ def test_other_backends_never_import_beam_client():
 def test_gateway_dying_mid_run_gives_sandbox_errors_that_a_rerun_completes(tmp_path):
     from tests.fake_beam import FakeGateway
 
-    rows = [{**PASS_ROW, "n": i} for i in range(6)]
+    rows = [{**PASS_ROW, "n": i, "completion": PASS_ROW["completion"] + f"\n# {i}\n"} for i in range(6)]
     src = write_jsonl(tmp_path / "in.jsonl", rows)
     out = tmp_path / "out.jsonl"
     opts = ScoreOptions(
