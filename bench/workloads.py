@@ -204,10 +204,10 @@ def pytest_style(he_count: int = 82, mbpp_count: int = 82) -> Workload:
         rows.append({"task_id": p["task_id"], "completion": program, "tests": module})
         jobs.append(Job(style="pytest", files=(("solution.py", program), ("test_solution.py", module)), test_names=names))
     notes = []
-    mb = _mbpp()
+    mb = _mbpp() if mbpp_count else []
     if mb is None:
         notes.append("MBPP part skipped: no ../shared/data/mbpp")
-    else:
+    elif mb:
         step = max(1, len(mb) // mbpp_count)
         for p in mb[::step][:mbpp_count]:
             header = "\n".join(p["test_imports"]) + "\nfrom solution import *\n"
