@@ -3,8 +3,9 @@
 1,000,000 real sandboxed checks would take the better part of an hour on 2 cores, so the rows
 are made cheap to grade *honestly*:
 
-- `cache` mode (when `rlvr-grade score` has --cache): 1,000 distinct trivial rollouts, each
-  repeated; the first copy runs in the sandbox, every later copy is a cache hit.
+- `dedupe` mode (when rlvr-grade has its result cache, i.e. `score --no-cache` exists):
+  1,000 distinct trivial rollouts, each repeated; the first copy runs in the sandbox, every
+  later copy is served by the cache (default behaviour: a cache file, here a fresh one).
 - `structural` mode (no cache yet): in every block of 1,000 rows one is a real trivial check
   that runs in the sandbox and 999 carry an empty tests column, so they are `invalid_input`.
   Every row is still read, parsed, turned into a check attempt, put through the pool's
@@ -24,7 +25,7 @@ from bench import measure
 
 
 def mode() -> str:
-    return "cache" if "--cache" in measure.cli_help() else "structural"
+    return "dedupe" if "--no-cache" in measure.cli_help() else "structural"
 
 
 def write_rows(path: str, n: int, how: str) -> None:
@@ -44,10 +45,14 @@ def measure_sizes(sizes: list[int], workdir: str, log=print) -> dict[str, Any]:
         path = os.path.join(workdir, f"rows-{n}.jsonl")
         write_rows(path, n, how)
         cmd = [measure.venv_bin("rlvr-grade"), "score", path, "-o", "-", "-q", "--timeout", "10"]
-        if how == "cache":
-            cmd += ["--cache"]
+        if how == "dedupe":
+            cmd += ["--cache", os.path.join(workdir, f"mem-cache-{n}.sqlite")]
         st = measure.run(cmd, stdout="/dev/null", sample_rss=True, timeout=3600)
         os.unlink(path)
+        for suffix in ("", "-wal", "-shm"):
+            cache_file = os.path.join(workdir, f"mem-cache-{n}.sqlite{suffix}")
+            if os.path.exists(cache_file):
+                os.unlink(cache_file)
         run = {
             "rows": n,
             "wall_s": round(st.wall_s, 2),

@@ -208,7 +208,18 @@ def render(result: dict[str, Any]) -> tuple[str, str]:
         md.append(line + "\n")
     cache = result.get("cache")
     if cache:
-        line = "Cache-hit rerun: " + (f"skipped — {cache['skipped']}" if "skipped" in cache else json.dumps(cache))
+        rr = cache.get("cache_rerun")
+        if "skipped" in cache:
+            line = f"Cache-hit rerun: skipped — {cache['skipped']}"
+        elif rr:
+            line = (f"Cache-hit rerun (bench/cache.py, {rr['rows']} rows): first run {rr['first_s']} s, rerun "
+                    f"{rr['rerun_s']} s = {rr['rerun_over_first']:.3f} of the first, {rr['rerun_executed']} checks "
+                    f"executed on the rerun, outputs identical: {rr['outputs_identical_except_cached']}")
+            st = cache.get("cache_store")
+            if st:
+                line += f"; store {st['results_per_s']:,} lookups+commits/s from {st['threads']} threads"
+        else:
+            line = "Cache-hit rerun: " + json.dumps(cache)
         text.append(line)
         md.append(line + "\n")
     if result.get("targets"):

@@ -91,8 +91,12 @@ def humaneval_canonical(times: int = 3) -> Workload:
     rows, jobs = [], []
     for rep in range(times):
         for p in problems:
-            rows.append({**p, "completion": p["canonical_solution"], "rep": rep})
-            jobs.append(_he_job(p, p["canonical_solution"]))
+            # Each copy is a distinct rollout (a no-op comment), as distinct samples would be:
+            # identical rows are graded once by rlvr-grade's in-run dedupe, and this workload
+            # measures 164 x times real checks. Every baseline runs the very same text.
+            completion = p["canonical_solution"] + (f"    # copy {rep}\n" if rep else "")
+            rows.append({**p, "completion": completion, "rep": rep})
+            jobs.append(_he_job(p, completion))
     return Workload(
         name=f"humaneval_x{times}",
         title=f"HumanEval canonical x{times}",
