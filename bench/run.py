@@ -68,6 +68,13 @@ def systems_for(w: workloads.Workload, quick: bool, cores: int, skip: dict[str, 
                           workers=cores))
         out.append(System("runsc", "runsc do per check (gVisor)", "gVisor", "proc", sample=q(32, 8), mode="runsc",
                           workers=cores))
+    elif w.style == "stdio":
+        out.append(System("fresh", "fresh python per case", "none", "proc", sample=q(64, 16), mode="fresh",
+                          workers=cores))
+        out.append(System("bwrap", "bwrap + fresh python per case", "namespaces", "proc", sample=q(48, 12),
+                          mode="bwrap", workers=cores))
+        out.append(System("runsc", "runsc do per case (gVisor)", "gVisor", "proc", sample=q(12, 4), mode="runsc",
+                          workers=cores))
     else:
         out.append(System("pytest", "fresh python -m pytest per check", "none", "proc", sample=q(24, 8), mode="pytest",
                           workers=cores))

