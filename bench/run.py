@@ -233,6 +233,12 @@ def cache_bench(repeats: int) -> dict[str, Any]:
         return {"skipped": f"bench/cache.py failed: {type(exc).__name__}: {exc}"}
 
 
+def _write(path: str, data: dict[str, Any]) -> None:
+    with open(path + ".part", "w") as fh:
+        json.dump(data, fh, indent=1)
+    os.replace(path + ".part", path)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="one repeat, small samples, no 1M-row run")
@@ -279,6 +285,10 @@ def main(argv: list[str] | None = None) -> int:
             "pytest": workloads.pytest_style,
             "stdio": workloads.stdio_style,
         }
+        def checkpoint() -> None:
+            # A long run interrupted late still leaves every section measured so far.
+            _write(a.out, {**result, "partial": True})
+
         wanted = a.only.split(",") if a.only else list(builders)
         result["workloads"] = {}
         for name in wanted:
@@ -288,9 +298,11 @@ def main(argv: list[str] | None = None) -> int:
                 result["workloads"][name] = {"skipped": w}
                 continue
             result["workloads"][name] = bench_workload(w, repeats, a.quick, cores, skip, tmp)
+            checkpoint()
 
         if not a.no_scaling and not a.only:
             result["scaling"] = scaling(tmp, repeats, a.quick)
+            checkpoint()
         if not a.only:
             result["startup"] = cli_startup(tmp, repeats)
         if not a.no_memory and not a.only:
@@ -298,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
                 [10_000, 100_000] if a.quick else [10_000, 100_000, 1_000_000])
             log(f"\n== memory while streaming ({memory.mode()} rows)")
             result["memory"] = memory.measure_sizes(sizes, tmp, log)
+            checkpoint()
         if not a.only:
             log("\n== cache-hit rerun")
             result["cache"] = cache_bench(repeats)
@@ -308,10 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     result["targets"] = report.targets(result)
     text, md = report.render(result)
     print(text)
-    tmp_out = a.out + ".part"
-    with open(tmp_out, "w") as fh:
-        json.dump(result, fh, indent=1)
-    os.replace(tmp_out, a.out)
+    _write(a.out, result)
     with open(os.path.splitext(a.out)[0] + ".md", "w") as fh:
         fh.write(md)
     log(f"\nwrote {a.out} and {os.path.splitext(a.out)[0]}.md ({result['bench_wall_s']} s)")
