@@ -23,8 +23,15 @@ test: install
 lint: install
 	$(VENV)/bin/ruff check rlvr_grade tests
 
-bench: install
-	$(PY) bench/run.py
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -q -e '.[bench]'
+	touch $(BENCH_STAMP)
+
+# BENCH_ARGS=--quick for a smoke run; bench/run.py installs bubblewrap/runsc with apt if missing.
+bench: install $(BENCH_STAMP)
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) samples/scored.jsonl samples/summary.json .pytest_cache

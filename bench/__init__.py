@@ -1,0 +1,1 @@
+"""rlvr-grade benchmarks: `make bench` runs bench/run.py."""
