@@ -9,11 +9,14 @@ import sys
 import traceback
 from typing import Any, Callable
 
+from rlvr_grade.harness import strict
+from rlvr_grade.harness.guard import Guard
 from rlvr_grade.harness.splitting import assert_checks
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
 TEST_MODULE = "test_solution.py"
+TESTS_FILENAME = "tests.py"  # asserts-style test code; a trusted file for the guard
 
 
 def last_line(exc: BaseException) -> str:
@@ -24,7 +27,7 @@ def last_line(exc: BaseException) -> str:
 def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
     style = payload["style"]
     if style == "asserts":
-        run_asserts(payload, report)
+        run_asserts(payload, report, testdir)
     elif style == "pytest":
         run_pytest(payload, report, workdir, testdir)
     else:
@@ -39,7 +42,36 @@ def _compile(source: str, filename: str, report: Report):
         return None
 
 
-def run_asserts(payload: dict[str, Any], report: Report) -> None:
+def _make_guard(testdir: str, test_files: list[str]) -> Guard:
+    g = Guard(trusted_files=test_files)
+    g.protected_dirs = (os.path.join(os.path.realpath(testdir), ""),)
+    g.install()
+    return g
+
+
+def test_namespace(solution_ns: dict[str, Any], tests_tree: ast.AST) -> dict[str, Any]:
+    """The globals the test code runs in: the solution's names, pristine builtins, the strict
+    helpers. A solution name that shadows a builtin (`def sorted(...)`, `abs = ...`) is hidden
+    from the tests when they also use another solution function (that one is the subject and
+    the builtin is the test's tool); a lone shadowing function is the subject itself (MBPP's
+    `def sum(a, b)` with `assert sum(10, 15) == 6`)."""
+    builtin_names = strict.pristine_builtins()
+    used = {n.id for n in ast.walk(tests_tree) if isinstance(n, ast.Name)}
+    subjects = {k for k in used if k in solution_ns and k not in builtin_names and callable(solution_ns[k])}
+    ns: dict[str, Any] = {}
+    for name, value in solution_ns.items():
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        if name in builtin_names and subjects:
+            continue
+        ns[name] = value
+    ns["__name__"] = "__main__"
+    ns["__builtins__"] = builtin_names
+    ns.update(strict.make_namespace())
+    return ns
+
+
+def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
     import types
 
     program = payload["program"]
@@ -47,10 +79,19 @@ def run_asserts(payload: dict[str, Any], report: Report) -> None:
     code = _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
     if code is None:
         return
+    # Everything the tests need is prepared before the candidate's first line runs.
+    steps = assert_checks(payload["tests"])
+    tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
+    compiled = []
+    for sid, stmts, is_check in steps:
+        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check))
     module = types.ModuleType("solution")
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
+    guard = _make_guard(testdir, [TESTS_FILENAME])
+    guard.arm()
     try:
         exec(code, ns)
     except MemoryError:
@@ -59,32 +100,47 @@ def run_asserts(payload: dict[str, Any], report: Report) -> None:
     except BaseException as exc:  # SystemExit included: exiting early is not passing
         report({"ev": "phase", "phase": "runtime", "msg": last_line(exc)})
         return
-    steps = assert_checks(payload["tests"])
-    for sid, stmts, is_check in steps:
-        step_code = compile(ast.Module(body=stmts, type_ignores=[]), "tests.py", "exec")
+    tns = test_namespace(ns, tests_tree)
+    for sid, step_code, is_check in compiled:
         try:
-            exec(step_code, ns)
+            exec(step_code, tns)
         except AssertionError as exc:
             report({"ev": "test", "id": sid, "outcome": "failed", "msg": last_line(exc)})
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            if not is_check:
-                report({"ev": "test", "id": sid, "outcome": "error", "msg": last_line(exc)})
-                return
             report({"ev": "test", "id": sid, "outcome": "error", "msg": last_line(exc)})
+            if not is_check:
+                return
         else:
             if is_check:
                 report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
 
 
-class _Recorder:
-    """A pytest plugin object that forwards every report to the channel."""
+def _hookimpl(**kw: Any):  # noqa: ANN201 - resolved lazily so importing runner stays cheap
+    import pytest
 
-    def __init__(self, report: Report):
+    return pytest.hookimpl(**kw)
+
+
+class _Recorder:
+    """A pytest plugin object that forwards every report to the channel.
+
+    A pass needs two witnesses: pytest's call-phase report says passed, and our own
+    `pytest_pyfunc_call` (which runs the test function itself, tryfirst) saw the genuine test
+    function, compiled from the test file, return. Patching TestReport, call_and_report or the
+    hook machinery can change the first, never conjure the second."""
+
+    def __init__(self, report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any]):
         self.report = report
+        self.testfile = testfile
+        self.defs = defs  # function name -> first line, parsed from the test file before running
+        self.helpers = helpers
+        self.ran: dict[str, str] = {}
+        self.reported: set[str] = set()
+        self._restore = _builtins_restorer()
 
     def pytest_collectreport(self, report):  # noqa: ANN001 - pytest hook
         if report.failed:
@@ -92,6 +148,34 @@ class _Recorder:
             self.report(
                 {"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]}
             )
+
+    def _genuine(self, fn: Any) -> bool:
+        code = getattr(fn, "__code__", None)
+        if code is None or type(code).__name__ != "code":
+            return False
+        return code.co_filename == self.testfile and (code.co_name, code.co_firstlineno) in self.defs
+
+    @_hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):  # noqa: ANN001 - pytest hook
+        nodeid = pyfuncitem.nodeid
+        fn = pyfuncitem.obj
+        if not self._genuine(getattr(fn, "__func__", fn)):
+            self.ran[nodeid] = "error:the collected test is not the test file's function"
+            raise RuntimeError("the collected test is not the test file's function")
+        self._restore()  # builtins patched by the candidate's import are put back for the test
+        getattr(fn, "__globals__", {}).update(self.helpers)
+        funcargs = pyfuncitem.funcargs
+        args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        try:
+            result = fn(**args)
+        except BaseException:
+            self.ran[nodeid] = "failed"
+            raise
+        if hasattr(result, "__await__") or hasattr(result, "__next__"):
+            self.ran[nodeid] = "error:async or generator test functions are not run"
+            raise RuntimeError("async or generator test functions are not run")
+        self.ran[nodeid] = "passed"
+        return True
 
     def pytest_runtest_logreport(self, report):  # noqa: ANN001 - pytest hook
         if report.when == "call" or report.outcome != "passed":
@@ -107,7 +191,47 @@ class _Recorder:
                 outcome = "error"
             elif outcome == "failed" and msg and not msg.startswith(("assert", "AssertionError")):
                 outcome = "error"  # the test raised something other than a failed assertion
+            if report.when == "call" and outcome == "passed":
+                seen = self.ran.get(report.nodeid)
+                if seen != "passed":
+                    outcome = "error"
+                    msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
             self.report({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+
+
+def _builtins_restorer():
+    import builtins
+
+    snapshot = dict(builtins.__dict__)
+    live = builtins.__dict__
+    items = dict.items
+
+    def restore() -> None:
+        for k, v in items(snapshot):
+            if live.get(k) is not v:
+                live[k] = v
+
+    return restore
+
+
+def _pytest_fingerprint() -> dict[str, int]:
+    """id() of every function/class attribute of pytest's, pluggy's and our own modules: a
+    candidate that monkeypatches the runner's internals changes at least one of them."""
+    seen: dict[str, int] = {}
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith(("_pytest", "pluggy", "pytest", "rlvr_grade")) or mod is None:
+            continue
+        for attr, value in list(vars(mod).items()):
+            seen[f"{name}.{attr}"] = id(value)
+            if isinstance(value, type) and value.__module__ == name:
+                for cattr, cvalue in list(vars(value).items()):
+                    seen[f"{name}.{attr}.{cattr}"] = id(cvalue)
+    return seen
+
+
+def _fingerprint_changes(before: dict[str, int]) -> list[str]:
+    after = _pytest_fingerprint()
+    return [k for k, v in before.items() if after.get(k, v) != v]
 
 
 def pytest_args(testfile: str, testdir: str) -> list[str]:
@@ -125,6 +249,32 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
+def _strict_rewrite_hook(testfile: str):
+    """Apply our equality rewrite to the test module before pytest's own assertion rewrite."""
+    from _pytest.assertion import rewrite as pyrewrite
+
+    original = pyrewrite.rewrite_asserts
+
+    def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
+        if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
+            strict.rewrite(mod)
+        return original(mod, source, module_path, config)
+
+    pyrewrite.rewrite_asserts = rewrite_asserts
+
+
+def _test_defs(tests: str) -> set[tuple[str, int]]:
+    """(name, first line) of every function in the test file; 3.11 starts a decorated
+    function's code at its first decorator."""
+    defs: set[tuple[str, int]] = set()
+    for node in ast.walk(ast.parse(tests)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.add((node.name, node.lineno))
+            for d in node.decorator_list:
+                defs.add((node.name, d.lineno))
+    return defs
+
+
 def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
     import pytest
 
@@ -134,10 +284,24 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     if _compile(source, WORKDIR_SOLUTION, report) is None:
         return
     testfile = os.path.join(testdir, TEST_MODULE)
+    try:
+        defs = _test_defs(payload["tests"])
+    except SyntaxError:
+        defs = set()
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    code = pytest.main(pytest_args(testfile, testdir), plugins=[_Recorder(report)])
+    _strict_rewrite_hook(testfile)
+    recorder = _Recorder(report, testfile, defs, strict.make_namespace())
+    before = _pytest_fingerprint()
+    guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)])
+    guard.arm()
+    code = pytest.main(pytest_args(testfile, testdir), plugins=[recorder])
+    guard.armed = False
+    changed = _fingerprint_changes(before)
+    if changed:
+        report({"ev": "phase", "phase": "runtime", "msg": f"the test runner was modified: {', '.join(changed[:3])}"})
+        return
     if int(code) in (0, 1):  # tests ran; a failure is a verdict, not a harness error
         report({"ev": "done"})
     elif int(code) == 2:
