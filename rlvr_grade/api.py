@@ -12,6 +12,7 @@ from typing import Any
 
 from rlvr_grade import scoring
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
+from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
 from rlvr_grade.pool import done_future, ordered_map, with_retries
@@ -79,7 +80,10 @@ class Grader:
 
     def start(self) -> "Grader":
         if not self._started:
-            self.backend.start()
+            try:
+                self.backend.start()
+            except OSError as exc:  # e.g. the worker's interpreter cannot be executed
+                raise SandboxError(f"the {self.options.backend} backend could not start: {exc}") from exc
             self._started = True
         return self
 
@@ -103,13 +107,14 @@ class Grader:
             check = build_check(rollout, self.checks)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
+        flags = scan_flags(check.program)
         t0 = time.perf_counter()
         try:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
-            return scoring.infrastructure_failure(str(exc))
+            return scoring.apply_flags(scoring.infrastructure_failure(str(exc)), flags, self.options.reward)
         duration_ms = (time.perf_counter() - t0) * 1000
-        return scoring.score(check, ex, self.options.reward, duration_ms)
+        return scoring.score(check, ex, self.options.reward, duration_ms, flags)
 
     def _invalid(self, rollout: Rollout, message: str) -> Outcome:
         if self.options.strict:

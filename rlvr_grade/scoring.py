@@ -9,10 +9,16 @@ from rlvr_grade.harness.splitting import base_id
 from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
 
 
+OnSuspicious = Literal["flag", "zero"]
+
+
 @dataclass(frozen=True)
 class RewardConfig:
     shape: RewardShape = "binary"
     bonus: float = 0.1  # with shape "bonus": reward for code that runs without crashing
+    # "flag": the static scan only fills the `flags` column; "zero": a flagged row's reward is 0
+    # (its status still says what happened; a sandbox_error keeps its null reward).
+    on_suspicious: OnSuspicious = "flag"
 
 
 def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool]:
@@ -104,16 +110,28 @@ def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float 
     return 0.0
 
 
-def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) -> Outcome:
+def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
     status, passed, total, error = verdict(check, ex)
-    return Outcome(
+    return apply_flags(Outcome(
         status=status,
         reward=reward(status, passed, total, cfg),
         tests_passed=passed,
         tests_total=total,
         duration_ms=round(duration_ms, 3),
         error=error[:500],
-    )
+    ), flags, cfg)
+
+
+def apply_flags(outcome: Outcome, flags: tuple[str, ...], cfg: RewardConfig) -> Outcome:
+    """Attach the static scan's flags; with on_suspicious="zero" a flagged reward becomes 0."""
+    from dataclasses import replace
+
+    if not flags:
+        return outcome
+    new_reward = outcome.reward
+    if cfg.on_suspicious == "zero" and outcome.reward is not None:
+        new_reward = 0.0
+    return replace(outcome, flags=tuple(flags), reward=new_reward)
 
 
 def invalid(message: str) -> Outcome:

@@ -252,12 +252,12 @@ def make_namespace() -> dict[str, Any]:
             return plain_eq(a, b)
         if pa or pb:
             other = b if pa else a
-            if not is_heap(_type(other)):
+            if mixed_container(a, b):
+                return mixed_eq(a, b)
+            if _type(other) not in plain_types and not is_heap(_type(other)):
                 # e.g. numpy.int64 vs int: both sides C-defined, the result is not candidate-made
                 r = a == b
                 return _bool(r) if not is_heap(_type(r)) else False
-            if mixed_container(a, b):
-                return mixed_eq(a, b)
             return False  # a candidate object claiming equality with a plain value
         return _bool(a == b)  # neither side plain: ordinary semantics (custom vs custom)
 

@@ -1,0 +1,5 @@
+raise ImportError("broken on purpose: a collection error is not 'no failures'")
+
+
+def f(x):
+    return x + 1

@@ -1,0 +1,6 @@
+class Sneaky(BaseException):
+    pass
+
+
+def f(x):
+    raise Sneaky()

@@ -1,0 +1,4 @@
+import os
+
+def f(x):
+    os._exit(0)
