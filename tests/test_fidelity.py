@@ -153,7 +153,7 @@ def test_hacks_are_flagged_and_honest_mostly_not(hack_results, honest_results):
     # A wrong answer wrapped in a class that merely claims equality is not always visible to a
     # static scan (e.g. __eq__ returning a non-constant); the structural defence handles those.
     # A collection error is not a trick the text shows.
-    assert set(unflagged) <= {"eq_returns_truthy_object", "collection_error_at_import"}, unflagged
+    assert set(unflagged) <= {"eq_returns_truthy_object", "collection_error_at_import", "bool_always_true"}, unflagged
     noisy = sorted({(r["name"], o.flags) for r, o in honest_results if o.flags})
     # honest code that starts python, or literally prints "PASSED", is flagged: flags are for review
     assert {n for n, _ in noisy} <= {"writes_stderr_and_forks", "prints_a_lot"}, noisy
@@ -387,3 +387,106 @@ def test_three_runs_at_concurrency_1_and_8_agree_exactly(humaneval_problems):
         results.append((a, b))
     assert all(r == results[0] for r in results)
     assert [s for s, _, _ in results[0][0][:60]] == ["pass"] * 60
+
+
+# -- expected tests and the channel ------------------------------------------------------------
+
+def test_humaneval_check_counts_each_assert_for_fraction_rewards(humaneval_problems):
+    from rlvr_grade.harness.splitting import assert_ids
+
+    p = humaneval_problems[0]  # has_close_elements: 7 asserts inside check()
+    ids = assert_ids(p["test"] + f"\n\ncheck({p['entry_point']})\n")
+    assert len(ids) == 7 and all(i.count(":") == 2 for i in ids)
+    # Wrong on some inputs only: returns True whenever the list has >= 4 numbers.
+    partial = "    return len(numbers) >= 4\n"
+    opts = ScoreOptions(checks=CheckOptions(preset="humaneval"), reward=RewardConfig(shape="fraction"), concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{**p, "completion": partial}])
+    assert o.status == "fail" and o.tests_total == 7
+    assert 0 < o.tests_passed < 7 and o.reward == o.tests_passed / 7
+
+
+def test_an_assert_never_reached_after_a_crash_is_an_error_not_a_pass():
+    tests = "def check(c):\n    assert c(1) == 2\n    c(None)\n    assert c(2) == 3\n\ncheck(f)\n"
+    opts = ScoreOptions(reward=RewardConfig(shape="fraction"), concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{"completion": "def f(x):\n    return x + 1\n", "tests": tests}])
+    assert (o.tests_passed, o.tests_total, o.status) == (1, 2, "runtime_error")
+
+
+def _ex(records, done=True):
+    from rlvr_grade.types import Execution, TestRecord
+
+    return Execution(exit_code=0, signal=None, stdout="", stderr="", cpu_s=0.0, wall_s=0.0, peak_memory_mb=0.0,
+                     limit_hit=None, records=tuple(TestRecord(*r) for r in records), done=done)
+
+
+def test_reports_must_cover_exactly_the_expected_tests():
+    from rlvr_grade.scoring import verdict
+    from rlvr_grade.types import Check
+
+    check = Check(style="asserts", program="", tests="", expected_tests=("check:1", "check:2"))
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed")]))[0] == "pass"
+    # one missing: fail; an unexpected extra pass does not stand in for it
+    assert verdict(check, _ex([("check:1", "passed"), ("check:9", "passed")]))[0] == "fail"
+    # all passed but the harness never said done (an exit in the middle): not a pass
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed")], done=False))[0] != "pass"
+    pcheck = Check(style="pytest", program="", tests="", expected_tests=("t.py::test_a",))
+    assert verdict(pcheck, _ex([("t.py::test_a", "skipped")]))[0] == "fail"
+    assert verdict(pcheck, _ex([("t.py::test_a[1]", "passed"), ("t.py::test_a[2]", "failed")]))[0] == "fail"
+
+
+def test_channel_ignores_foreign_lines_and_keeps_the_worse_duplicate():
+    from rlvr_grade.sandbox.zygote import parse_channel
+
+    nonce = "ab" * 16
+    data = b"\n".join([
+        b"00" * 16 + b' {"ev": "test", "id": "check:1", "outcome": "passed"}',  # wrong nonce
+        nonce.encode() + b' {"ev": "test", "id": "check:1", "outcome": "failed", "msg": "x"}',
+        nonce.encode() + b' {"ev": "test", "id": "check:1", "outcome": "passed"}',  # forged retry
+        b'{"ev": "done"}',  # no nonce
+        b"1 passed in 0.01s",
+    ])
+    records, done, phase = parse_channel(data, nonce)
+    assert [(r["id"], r["outcome"]) for r in records] == [("check:1", "failed")]
+    assert done is False
+
+
+def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
+    """In a fresh interpreter: the guard lets logging/traceback/namedtuple work from candidate
+    code but refuses sys._getframe, tb_frame, gc and ctypes."""
+    import subprocess
+    import sys
+
+    cand = tmp_path / "cand.py"
+    cand.write_text(
+        "import sys, gc, logging, traceback, collections\n"
+        "def probe():\n"
+        "    out = {}\n"
+        "    logging.getLogger('x').warning('ok')\n"
+        "    collections.namedtuple('P', 'a')\n"
+        "    try:\n        1/0\n    except ZeroDivisionError:\n        out['format_exc'] = 'ZeroDivisionError' in traceback.format_exc()\n"
+        "    for name, fn in [('getframe', lambda: sys._getframe(1)), ('gc', lambda: gc.get_objects()),\n"
+        "                     ('walk', lambda: next(traceback.walk_stack(None))),\n"
+        "                     ('tb', lambda: sys.exc_info() or (1/0))]:\n"
+        "        try:\n            fn(); out[name] = 'allowed'\n        except RuntimeError:\n            out[name] = 'refused'\n"
+        "    try:\n        1/0\n    except ZeroDivisionError as e:\n"
+        "        try:\n            e.__traceback__.tb_frame; out['tb_frame'] = 'allowed'\n"
+        "        except RuntimeError:\n            out['tb_frame'] = 'refused'\n"
+        "    return out\n"
+    )
+    driver = (
+        "import sys, json; sys.path.insert(0, %r)\n"
+        "from rlvr_grade.harness.guard import Guard\n"
+        "g = Guard(); g.install()\n"
+        "def run():\n    g.arm()\n    import cand\n    return cand.probe()\n"
+        "print(json.dumps(run()))\n"
+    ) % str(tmp_path)
+    res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
+                         cwd=str(Path(__file__).resolve().parent.parent))
+    assert res.returncode == 0, res.stderr
+    import json
+
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out == {"format_exc": True, "getframe": "refused", "gc": "refused", "walk": "refused",
+                   "tb": "allowed", "tb_frame": "refused"}

@@ -45,7 +45,7 @@ _STACK_FNS = frozenset((
     "print_stack", "format_stack", "extract_stack", "walk_stack", "walk_tb", "currentframe", "formatStack",
 ))
 _TEXT_LIBS = (os.sep + "traceback.py", os.sep + os.path.join("logging", "__init__.py"))
-_FRAME_LIBS = tuple(os.sep + n for n in ("inspect.py", "bdb.py", "pdb.py", "cgitb.py", "linecache.py"))
+_FRAME_LIBS = tuple(os.sep + n for n in ("inspect.py", "bdb.py", "pdb.py", "cgitb.py"))
 _FRAME_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "py" + os.sep)
 
 
@@ -99,6 +99,8 @@ class Guard:
 
     def _frame_handing(self, code: Any) -> bool:
         fn = code.co_filename
+        if code.co_name == "<module>":
+            return False  # a module being imported on the candidate's behalf, not an API call
         if fn.endswith(_FRAME_LIBS) or any(part in fn for part in _FRAME_PKGS):
             return True
         return code.co_name in _STACK_FNS and fn.endswith(_TEXT_LIBS)

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from rlvr_grade.harness import strict
 from rlvr_grade.harness.guard import Guard
-from rlvr_grade.harness.splitting import assert_checks
+from rlvr_grade.harness.splitting import assert_checks, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
@@ -82,10 +82,15 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     # Everything the tests need is prepared before the candidate's first line runs.
     steps = assert_checks(payload["tests"])
     tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
+    soft = soft_functions(tests_tree)
     compiled = []
     for sid, stmts, is_check in steps:
         tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
-        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check))
+        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
+            tree = ast.fix_missing_locations(strict.SoftAsserts().visit(tree))
+        lines = soft_call(stmts[0], soft) if is_check else None
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
+    soft_state = SoftRecorder()
     module = types.ModuleType("solution")
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
@@ -101,22 +106,57 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         report({"ev": "phase", "phase": "runtime", "msg": last_line(exc)})
         return
     tns = test_namespace(ns, tests_tree)
-    for sid, step_code, is_check in compiled:
+    tns[strict.SOFT] = soft_state.record
+    for sid, step_code, is_check, lines in compiled:
+        soft_state.begin()
         try:
             exec(step_code, tns)
         except AssertionError as exc:
-            report({"ev": "test", "id": sid, "outcome": "failed", "msg": last_line(exc)})
+            failed = ("failed", last_line(exc))
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            report({"ev": "test", "id": sid, "outcome": "error", "msg": last_line(exc)})
+            failed = ("error", last_line(exc))
+        else:
+            failed = None
+        if lines:  # a `check(candidate)` call: one verdict per assert inside it
+            for line in lines:
+                outcome, msg = soft_state.results.get(line, failed or ("passed", ""))
+                report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
+        elif failed is not None:
+            report({"ev": "test", "id": sid, "outcome": failed[0], "msg": failed[1]})
             if not is_check:
                 return
-        else:
-            if is_check:
-                report({"ev": "test", "id": sid, "outcome": "passed"})
+        elif is_check:
+            report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
+
+
+class SoftRecorder:
+    """Collects the per-assert verdicts of one `check(...)` call (worst outcome per assert line,
+    since an assert inside a loop runs many times). An assert the call never reached counts as
+    passed only if the call itself finished without raising (a branch not taken)."""
+
+    _rank = {"passed": 0, "failed": 1, "error": 2}
+
+    def __init__(self) -> None:
+        self.results: dict[int, tuple[str, str]] = {}
+
+    def begin(self) -> None:
+        self.results = {}
+
+    def record(self, line: int, cond: Any) -> None:
+        try:
+            ok = cond()
+            outcome, msg = ("passed", "") if ok else ("failed", f"AssertionError (line {line})")
+        except AssertionError as exc:
+            outcome, msg = "failed", last_line(exc)
+        except Exception as exc:  # noqa: BLE001 - the candidate crashed on this input
+            outcome, msg = "error", last_line(exc)
+        prev = self.results.get(line)
+        if prev is None or self._rank[outcome] > self._rank[prev[0]]:
+            self.results[line] = (outcome, msg)
 
 
 def _hookimpl(**kw: Any):  # noqa: ANN201 - resolved lazily so importing runner stays cheap
