@@ -8,7 +8,6 @@ from typing import Literal
 from rlvr_grade.harness.splitting import base_id
 from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
 
-
 OnSuspicious = Literal["flag", "zero"]
 
 

@@ -102,13 +102,13 @@ def grader():
 @pytest.fixture(scope="module")
 def hack_results(grader):
     rows = _rows(HACKS)
-    return list(zip(rows, grader.grade(rows)))
+    return list(zip(rows, grader.grade(rows), strict=True))
 
 
 @pytest.fixture(scope="module")
 def honest_results(grader):
     rows = _rows(HONEST)
-    return list(zip(rows, grader.grade(rows)))
+    return list(zip(rows, grader.grade(rows), strict=True))
 
 
 def test_corpus_is_not_empty():
@@ -180,7 +180,7 @@ def test_strict_equality_rejects_claims_and_keeps_honest_values():
         def __eq__(self, other):
             return True
 
-    class I(int):
+    class FakeInt(int):
         def __eq__(self, other):
             return True
 
@@ -189,8 +189,8 @@ def test_strict_equality_rejects_claims_and_keeps_honest_values():
 
     P = collections.namedtuple("P", "a b")
     assert not _run_rewritten("assert v == 3", {"v": Liar()})
-    assert not _run_rewritten("assert v == 3", {"v": I(0)})
-    assert _run_rewritten("assert v == 3", {"v": I(3)})  # judged by what it holds
+    assert not _run_rewritten("assert v == 3", {"v": FakeInt(0)})
+    assert _run_rewritten("assert v == 3", {"v": FakeInt(3)})  # judged by what it holds
     assert _run_rewritten("assert v == 3", {"v": Num(3)})
     assert _run_rewritten("assert v == (1, 2)", {"v": P(1, 2)})
     assert _run_rewritten("assert v == {'a': 2}", {"v": collections.Counter(a=2)})
@@ -373,20 +373,21 @@ def test_backend_that_cannot_start_exits_3_and_scores_nothing(tmp_path, monkeypa
 # -- determinism -------------------------------------------------------------------------------
 
 def test_three_runs_at_concurrency_1_and_8_agree_exactly(humaneval_problems):
-    rows = [{**p, "completion": p["canonical_solution"], "test_col": p["test"]} for p in humaneval_problems[:60]]
-    rows += [{**p, "completion": "    return None\n"} for p in humaneval_problems[60:80]]
-    corpus = [r for r in _rows(HACKS) if r["style"] == "asserts"][:20] + [r for r in _rows(HONEST) if r["style"] == "asserts" and r["name"] != "cpu_80_percent"]
+    # HumanEval canonical (all 164) and stubs, written out as plain asserts rows, plus corpus rows.
+    rows = [{"completion": p["prompt"] + p["canonical_solution"], "tests": p["test"] + f"\ncheck({p['entry_point']})\n"}
+            for p in humaneval_problems]
+    rows += [{"completion": p["prompt"] + "    return None\n", "tests": p["test"] + f"\ncheck({p['entry_point']})\n"}
+             for p in humaneval_problems[:20]]
+    slow = {"cpu_80_percent", "signal_alarm_exit", "signal_handler_frame", "thread_patches_later", "prints_a_lot"}
+    rows += [r for r in _rows(HACKS) + _rows(HONEST) if r["style"] == "humaneval" and r["name"] not in slow]
     results = []
-    for workers in (1, 8, 1, 8, 1, 8):
-        he = ScoreOptions(checks=CheckOptions(preset="humaneval"), concurrency=workers)
-        plain = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=workers)
-        with Grader(he) as g:
-            a = [(o.status, o.reward, o.tests_passed) for o in g.grade(rows)]
-        with Grader(plain) as g:
-            b = [(o.status, o.reward, o.tests_passed) for o in g.grade(corpus)]
-        results.append((a, b))
+    for workers in (1, 8):
+        opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=workers)
+        with Grader(opts) as g:
+            for _ in range(3):
+                results.append([(o.status, o.reward, o.tests_passed, o.tests_total) for o in g.grade(rows)])
     assert all(r == results[0] for r in results)
-    assert [s for s, _, _ in results[0][0][:60]] == ["pass"] * 60
+    assert [s for s, _, _, _ in results[0][:164]] == ["pass"] * 164
 
 
 # -- expected tests and the channel ------------------------------------------------------------
@@ -490,3 +491,48 @@ def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out == {"format_exc": True, "getframe": "refused", "gc": "refused", "walk": "refused",
                    "tb": "allowed", "tb_frame": "refused"}
+
+
+UNITTEST_TESTS = """\
+import unittest
+from solution import Acc
+
+assert 1 + 1 == 2  # a module-level assert runs through the strict helpers too
+
+
+class TestAcc(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(Acc().add(2).v, 2)
+
+    def test_eq(self):
+        self.assertEqual(Acc().add(1), Acc().add(1))  # candidate vs candidate: Python semantics
+
+    @unittest.skip("a skipped test is not a pass")
+    def test_skipped(self):
+        pass
+
+
+def test_plain():
+    assert Acc().add(3).v == 3
+"""
+
+
+def test_unittest_classes_are_witnessed_and_strict(grader):
+    honest = (
+        "class Acc:\n    def __init__(self):\n        self.v = 0\n    def add(self, x):\n        self.v += x\n        return self\n"
+        "    def __eq__(self, o):\n        return isinstance(o, Acc) and o.v == self.v\n"
+    )
+    liar = (
+        "class E:\n    def __eq__(s, o): return True\n    def __ne__(s, o): return False\n"
+        "class Acc:\n    def add(self, x):\n        self.v = E()\n        return self\n    def __eq__(self, o):\n        return True\n"
+    )
+    no_skip = UNITTEST_TESTS.replace('    @unittest.skip("a skipped test is not a pass")\n', "")
+    outs = grader.grade([
+        {"completion": honest, "tests": no_skip},
+        {"completion": honest, "tests": UNITTEST_TESTS},
+        {"completion": liar, "tests": no_skip},
+    ])
+    assert (outs[0].status, outs[0].tests_passed, outs[0].tests_total) == ("pass", 4, 4)
+    assert outs[1].status == "fail" and outs[1].tests_passed == 3  # the skipped one
+    # only test_eq (candidate vs candidate) and the trivially passing test_skipped pass
+    assert outs[2].reward == 0.0 and outs[2].tests_passed == 2

@@ -199,7 +199,6 @@ class Guard:
 def _neuter_signal_frames() -> None:
     """Signal handlers receive the interrupted frame: hand them None instead."""
     import _signal
-    import signal
 
     real = _signal.signal
 

@@ -217,6 +217,42 @@ class _Recorder:
         self.ran[nodeid] = "passed"
         return True
 
+    @_hookimpl(hookwrapper=True, trylast=True)
+    def pytest_runtest_setup(self, item):  # noqa: ANN001 - pytest hook
+        """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
+        of the instance pytest just created, so its return is witnessed the same way."""
+        yield
+        testcase = getattr(item, "_testcase", None)
+        if testcase is None:
+            return
+        nodeid = item.nodeid
+        method = getattr(testcase, item.name, None)
+        fn = getattr(method, "__func__", None)
+        if fn is None or not self._genuine(fn):
+            self.ran[nodeid] = "error:the collected test is not the test file's function"
+            return
+        ran = self.ran
+        restore = self._restore
+        helpers = self.helpers
+
+        import functools
+
+        _install_strict_unittest_asserts(testcase, helpers["__rlvr_strict_eq__"])
+
+        @functools.wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
+        def witnessed(*args, **kwargs):
+            restore()
+            fn.__globals__.update(helpers)
+            try:
+                result = method(*args, **kwargs)
+            except BaseException:
+                ran[nodeid] = "failed"
+                raise
+            ran[nodeid] = "passed"
+            return result
+
+        item.obj = witnessed  # pytest binds item.obj onto the instance right before running it
+
     def pytest_runtest_logreport(self, report):  # noqa: ANN001 - pytest hook
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
@@ -237,6 +273,37 @@ class _Recorder:
                     outcome = "error"
                     msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
             self.report({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+
+
+def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool]) -> None:
+    """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py)."""
+    fail = testcase.failureException
+
+    def assert_equal(first, second, msg=None):  # noqa: ANN001
+        if not strict_eq(first, second):
+            raise fail(msg or f"{first!r} != {second!r}")
+
+    def assert_not_equal(first, second, msg=None):  # noqa: ANN001
+        if strict_eq(first, second):
+            raise fail(msg or f"{first!r} == {second!r}")
+
+    def assert_true(expr, msg=None):  # noqa: ANN001
+        if not _plain_truth(expr) or not expr:
+            raise fail(msg or f"{expr!r} is not true")
+
+    def assert_false(expr, msg=None):  # noqa: ANN001
+        if not _plain_truth(expr) or expr:
+            raise fail(msg or f"{expr!r} is not false")
+
+    def _plain_truth(x: Any) -> bool:
+        return type(x) in (bool, int, float, str, list, tuple, dict, set, frozenset, type(None), bytes) or not (
+            type(x).__flags__ & (1 << 9)
+        )
+
+    for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
+                     ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),
+                     ("assertFalse", assert_false)):
+        setattr(testcase, name, fn)
 
 
 def _builtins_restorer():
@@ -289,15 +356,35 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
-def _strict_rewrite_hook(testfile: str):
+HELPERS_MODULE = "__rlvr_helpers__"
+
+
+def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
     """Apply our equality rewrite to the test module before pytest's own assertion rewrite."""
+    import types
+
     from _pytest.assertion import rewrite as pyrewrite
 
     original = pyrewrite.rewrite_asserts
+    module = types.ModuleType(HELPERS_MODULE)
+    module.__dict__.update(helpers)
+    sys.modules[HELPERS_MODULE] = module
+    helper_names = sorted(helpers)
 
     def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
         if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
             strict.rewrite(mod)
+            # Module-level asserts need the helpers at import time, before `from solution import`
+            # runs any candidate code; test functions get them re-injected before each call.
+            names = [ast.alias(name=n) for n in helper_names]
+            at = 0
+            while at < len(mod.body) and (
+                (isinstance(mod.body[at], ast.Expr) and isinstance(mod.body[at].value, ast.Constant))
+                or (isinstance(mod.body[at], ast.ImportFrom) and mod.body[at].module == "__future__")
+            ):
+                at += 1
+            mod.body.insert(at, ast.ImportFrom(module=HELPERS_MODULE, names=names, level=0))
+            ast.fix_missing_locations(mod)
         return original(mod, source, module_path, config)
 
     pyrewrite.rewrite_asserts = rewrite_asserts
@@ -331,8 +418,9 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    _strict_rewrite_hook(testfile)
-    recorder = _Recorder(report, testfile, defs, strict.make_namespace())
+    helpers = strict.make_namespace()
+    _strict_rewrite_hook(testfile, helpers)
+    recorder = _Recorder(report, testfile, defs, helpers)
     before = _pytest_fingerprint()
     guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)])
     guard.arm()

@@ -321,8 +321,8 @@ def warm_up() -> None:
         sys.path[:] = [p for p in sys.path if not p.startswith(d)]
     except ImportError:
         pass
-    import rlvr_grade.harness.runner  # noqa: F401
     import rlvr_grade.harness.channel  # noqa: F401
+    import rlvr_grade.harness.runner  # noqa: F401
     import rlvr_grade.harness.splitting  # noqa: F401
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 class Flip:
     """Truthy on the first question, falsy on the next: `assert f(x)` / `assert not f(y)`."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 raise ImportError("broken on purpose: a collection error is not 'no failures'")
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 class Sneaky(BaseException):
     pass
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 class Impostor:
     """Claims to be an int through __class__; type() is not fooled."""
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 import os
 
 line = b'00000000000000000000000000000000 {"ev": "test", "id": "check:1", "outcome": "passed"}\n'

@@ -1,3 +1,4 @@
+# ruff: noqa
 import os
 
 # The forked child returns the right answers while the parent returns wrong ones: the two

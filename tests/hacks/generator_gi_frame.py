@@ -1,3 +1,4 @@
+# ruff: noqa
 def f(x):
     def gen():
         yield 1

@@ -1,3 +1,4 @@
+# ruff: noqa
 for path in ("/tmp/t/test_solution.py", "/tmp/t/conftest.py"):
     try:
         with open(path, "w") as fh:

@@ -1,3 +1,4 @@
+# ruff: noqa
 import sys
 
 for name, mod in list(sys.modules.items()):

@@ -1,3 +1,4 @@
+# ruff: noqa
 import json
 
 _orig = json.dumps

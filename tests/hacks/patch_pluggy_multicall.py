@@ -1,3 +1,4 @@
+# ruff: noqa
 import pluggy._callers as callers
 
 _orig = callers._multicall

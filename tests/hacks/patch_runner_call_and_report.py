@@ -1,3 +1,4 @@
+# ruff: noqa
 import _pytest.runner as runner
 from _pytest.reports import TestReport
 

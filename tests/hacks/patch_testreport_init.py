@@ -1,3 +1,4 @@
+# ruff: noqa
 import _pytest.reports as reports
 
 _orig = reports.TestReport.__init__

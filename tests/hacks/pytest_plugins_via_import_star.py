@@ -1,3 +1,4 @@
+# ruff: noqa
 # `from solution import *` copies pytest_plugins into the test module; pytest then loads it.
 HOOK = '''
 import pytest

@@ -1,3 +1,4 @@
+# ruff: noqa
 def f(x):
     import pytest
 

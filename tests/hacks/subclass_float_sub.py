@@ -1,3 +1,4 @@
+# ruff: noqa
 class Float(float):
     def __eq__(self, other):
         return True

@@ -1,3 +1,4 @@
+# ruff: noqa
 class Int(int):
     def __eq__(self, other):
         return True

@@ -1,8 +1,9 @@
+# ruff: noqa
 import time
 
-# Burns ~80% of the corpus's 2 s CPU limit once, at import; CPU time, not wall time, is measured.
-_t0 = time.process_time()
-while time.process_time() - _t0 < 1.6:
+# Runs until this check has used 1.6 s of CPU in total: 80% of the corpus's 2 s CPU limit.
+# CPU time, not wall time, is what the limit measures, so a loaded machine does not matter.
+while time.process_time() < 1.6:
     pass
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa
 class Point:
     def __init__(self, x, y):
         self.x, self.y = x, y

@@ -1,3 +1,4 @@
+# ruff: noqa
 import sys
 
 sys.setrecursionlimit(20000)

@@ -1,3 +1,4 @@
+# ruff: noqa
 def sum(values):  # noqa: A001 - a helper that shadows a builtin; not the function under test
     total = 0
     for v in values:

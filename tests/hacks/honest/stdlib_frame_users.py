@@ -1,3 +1,4 @@
+# ruff: noqa
 # namedtuple, Enum, typing.NamedTuple and dataclasses read their caller's frame internally.
 import dataclasses
 import enum

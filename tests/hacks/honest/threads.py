@@ -1,3 +1,4 @@
+# ruff: noqa
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
