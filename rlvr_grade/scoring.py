@@ -82,9 +82,19 @@ def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
         # The process ended without the harness finishing: an early exit, a crash, a signal.
         how = _how_it_ended(ex)
         return ("runtime_error" if (ex.signal or ex.exit_code) else "fail"), passed, total, how
-    if any_error and not any_fail:
+    if any_error and (not any_fail or _first_bad(check, ex) == "error"):
+        # the first expected test that did not pass crashed (HumanEval's check() would have
+        # stopped there): a crash, even if later asserts merely failed
         return "runtime_error", passed, total, first
     return "fail", passed, total, first or "not every expected test passed"
+
+
+def _first_bad(check: Check, ex: Execution) -> str | None:
+    outcomes = {base_id(r.id) if check.style == "pytest" else r.id: r.outcome for r in ex.records if r.outcome != "passed"}
+    for tid in check.expected_tests:
+        if tid in outcomes:
+            return outcomes[tid]
+    return None
 
 
 def _how_it_ended(ex: Execution) -> str:
