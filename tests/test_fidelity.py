@@ -536,3 +536,10 @@ def test_unittest_classes_are_witnessed_and_strict(grader):
     assert outs[1].status == "fail" and outs[1].tests_passed == 3  # the skipped one
     # only test_eq (candidate vs candidate) and the trivially passing test_skipped pass
     assert outs[2].reward == 0.0 and outs[2].tests_passed == 2
+
+
+def test_unittest_classes_are_expected_whatever_their_name():
+    from rlvr_grade.harness.splitting import pytest_ids
+
+    src = "import unittest\nclass GatewayChecks(unittest.TestCase):\n    def test_a(self):\n        pass\nclass Helper:\n    def test_b(self):\n        pass\n"
+    assert pytest_ids(src) == ["test_solution.py::GatewayChecks::test_a"]

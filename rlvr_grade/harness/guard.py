@@ -69,13 +69,17 @@ def _trusted_prefixes(extra: list[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
+# Computed once when the zygote imports the harness (~0.5 ms saved per check).
+_DEFAULT_PREFIXES = _trusted_prefixes([])
+
+
 class Guard:
     """`install()` once per check child (before any candidate code), then `arm()` from the
     harness frame that runs the candidate: frames below it are the grader's."""
 
     def __init__(self, trusted_files: list[str] | None = None, trusted_dirs: list[str] | None = None):
         self.trusted_files = frozenset(trusted_files or ())
-        self.prefixes = _trusted_prefixes(list(trusted_dirs or ()))
+        self.prefixes = _DEFAULT_PREFIXES if not trusted_dirs else _trusted_prefixes(list(trusted_dirs))
         self.protected_dirs: tuple[str, ...] = ()
         self.armed = False
         self.base: Any = None

@@ -296,9 +296,8 @@ def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, An
             raise fail(msg or f"{expr!r} is not false")
 
     def _plain_truth(x: Any) -> bool:
-        return type(x) in (bool, int, float, str, list, tuple, dict, set, frozenset, type(None), bytes) or not (
-            type(x).__flags__ & (1 << 9)
-        )
+        flags = type(x).__flags__  # a class statement makes a mutable heap type; C types are not
+        return not (flags & (1 << 9)) or bool(flags & (1 << 8))
 
     for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
                      ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),

@@ -82,6 +82,16 @@ def assert_ids(tests: str) -> list[str]:
     return ids
 
 
+def _is_testcase(node: ast.ClassDef) -> bool:
+    """A unittest.TestCase subclass: pytest collects it whatever its name (ClassEval's
+    `AccessGatewayFilterTestFilter(unittest.TestCase)`)."""
+    for base in node.bases:
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        if name in ("TestCase", "IsolatedAsyncioTestCase"):
+            return True
+    return False
+
+
 def pytest_ids(tests: str, module: str = "test_solution.py") -> list[str]:
     """Test ids pytest would collect from a module (before parametrization), found statically."""
     tree = ast.parse(tests, filename=module)
@@ -89,7 +99,7 @@ def pytest_ids(tests: str, module: str = "test_solution.py") -> list[str]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
             ids.append(f"{module}::{node.name}")
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+        elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or _is_testcase(node)):
             has_init = any(
                 isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in node.body
             )

@@ -185,6 +185,7 @@ def make_namespace() -> dict[str, Any]:
     _isclose = _math.isclose
     _isnan = _math.isnan
     _heap_flag = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set for every class defined in Python code
+    _immutable_flag = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE (3.10+): never set by a class statement
     _int, _float, _complex, _str, _bytes = int, float, complex, str, bytes
     _list, _tuple, _dict, _set, _frozenset, _NoneType, _boolt = list, tuple, dict, set, frozenset, type(None), bool
     _bytearray = bytearray
@@ -210,7 +211,10 @@ def make_namespace() -> dict[str, Any]:
     real_abs = abs
 
     def is_heap(t: type) -> bool:
-        return _bool(t.__flags__ & _heap_flag)
+        """True for classes a candidate can write: heap types that are not immutable. C types
+        made with PyType_FromSpec (re.Match, array.array) are heap types too, but immutable."""
+        flags = t.__flags__
+        return _bool(flags & _heap_flag) and not (flags & _immutable_flag)
 
     def reduce(x: Any, depth: int = 0) -> Any:
         """A heap subclass of a builtin -> its stored builtin value (recursively for containers)."""
