@@ -415,6 +415,18 @@ def test_an_assert_never_reached_after_a_crash_is_an_error_not_a_pass():
     assert (o.tests_passed, o.tests_total, o.status) == (1, 2, "runtime_error")
 
 
+def test_a_crash_outside_the_asserts_inside_a_loop_fails_the_loops_assert():
+    # HumanEval/32's shape: `solution = candidate(...)` inside a loop, then the assert. A crash
+    # on iteration 3 must not leave the assert "passed" from iterations 1-2 (CodeGen #32/19).
+    tests = (
+        "def check(c):\n    for x in range(5):\n        s = c(x)\n        assert s == x + 1\n\ncheck(f)\n"
+    )
+    opts = ScoreOptions(concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{"completion": "def f(x):\n    assert x < 3, 'too big'\n    return x + 1\n", "tests": tests}])
+    assert o.status == "fail" and o.reward == 0.0 and o.tests_passed == 0
+
+
 def _ex(records, done=True):
     from rlvr_grade.types import Execution, TestRecord
 

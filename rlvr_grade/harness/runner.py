@@ -83,6 +83,8 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     steps = assert_checks(payload["tests"])
     tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
     soft = soft_functions(tests_tree)
+    loops = [(getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)) for n in ast.walk(tests_tree)
+             if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
     compiled = []
     for sid, stmts, is_check in steps:
         tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
@@ -112,17 +114,22 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         try:
             exec(step_code, tns)
         except AssertionError as exc:
-            failed = ("failed", last_line(exc))
+            failed, crash = ("failed", last_line(exc)), exc
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            failed = ("error", last_line(exc))
+            failed, crash = ("error", last_line(exc)), exc
         else:
-            failed = None
+            failed = crash = None
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
+            crash_line = _crash_line(crash) if failed is not None else None
             for line in lines:
                 outcome, msg = soft_state.results.get(line, failed or ("passed", ""))
+                if failed is not None and outcome == "passed" and not _before_crash(line, crash_line, loops):
+                    # the call raised outside an assert (e.g. `solution = candidate(x)` inside a
+                    # loop): an assert after that point, or in a loop around it, did not pass
+                    outcome, msg = failed
                 report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
         elif failed is not None:
             report({"ev": "test", "id": sid, "outcome": failed[0], "msg": failed[1]})
@@ -131,6 +138,25 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         elif is_check:
             report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
+
+
+def _crash_line(exc: BaseException | None) -> int | None:
+    """Line of the test code where an exception left `check` (innermost tests.py frame)."""
+    import traceback
+
+    line = None
+    for entry in traceback.extract_tb(exc.__traceback__) if exc is not None else ():
+        if entry.filename == TESTS_FILENAME:
+            line = entry.lineno
+    return line
+
+
+def _before_crash(line: int, crash: int | None, loops: list[tuple[int, int]]) -> bool:
+    """An assert keeps its pass after the call raised only if it sits before the crash and no
+    loop encloses both (a loop would have run it again after the crash)."""
+    if crash is None or line >= crash:
+        return False
+    return not any(start <= line <= end and start <= crash <= end for start, end in loops)
 
 
 class SoftRecorder:
