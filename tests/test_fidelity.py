@@ -555,3 +555,22 @@ def test_unittest_classes_are_expected_whatever_their_name():
 
     src = "import unittest\nclass GatewayChecks(unittest.TestCase):\n    def test_a(self):\n        pass\nclass Helper:\n    def test_b(self):\n        pass\n"
     assert pytest_ids(src) == ["test_solution.py::GatewayChecks::test_a"]
+
+
+def test_channel_encoder_ignores_later_patches_of_json_and_os(monkeypatch):
+    import json
+    import json.encoder
+
+    from rlvr_grade.harness.channel import make_reporter
+
+    r, w = os.pipe()
+    report = make_reporter(b"N ", w)
+    monkeypatch.setattr(json, "dumps", lambda *a, **k: '{"outcome": "passed"}')
+    monkeypatch.setattr(json.encoder, "encode_basestring_ascii", lambda s: '"passed"')
+    monkeypatch.setattr(os, "write", lambda fd, data: len(data))
+    report({"ev": "test", "id": "check:1", "outcome": "failed", "output": [1, {"a": None}, float("nan")]})
+    monkeypatch.undo()
+    line = os.read(r, 4096)
+    os.close(r), os.close(w)
+    event = json.loads(line[2:])
+    assert event["outcome"] == "failed" and event["output"][:2] == [1, {"a": None}]

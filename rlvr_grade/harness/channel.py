@@ -17,7 +17,13 @@ def make_reporter(prefix: bytes, fd: int) -> Callable[[dict[str, Any]], None]:
     join = ",".join
     encode = str.encode
 
-    def value(v: Any) -> str:
+    _list, _tuple, _dict = list, tuple, dict
+    items = dict.items
+    inf = float("inf")
+
+    def value(v: Any, depth: int = 0) -> str:
+        """JSON for plain values, nested lists/dicts included (stdio/call styles send outputs);
+        anything else becomes its repr string, as json.dumps(default=repr) would."""
         t = _type(v)
         if v is None:
             return "null"
@@ -26,13 +32,21 @@ def make_reporter(prefix: bytes, fd: int) -> Callable[[dict[str, Any]], None]:
         if t is _int:
             return _int.__repr__(v)
         if t is _float:
-            return _float.__repr__(v) if v == v and v not in (float("inf"), float("-inf")) else "null"
+            if v != v:
+                return "NaN"  # what json.dumps writes and json.loads reads back
+            return "Infinity" if v == inf else "-Infinity" if v == -inf else _float.__repr__(v)
         if t is _str:
             return esc(v)
-        return esc(_str.__str__(_repr(v)) if _type(_repr(v)) is _str else "?")
+        if depth < 100 and (t is _list or t is _tuple):
+            return "[" + join([value(x, depth + 1) for x in v]) + "]"
+        if depth < 100 and t is _dict:
+            return "{" + join([esc(k if _type(k) is _str else _str.__str__(_repr(k))) + ":" + value(x, depth + 1)
+                                for k, x in items(v)]) + "}"
+        r = _repr(v)
+        return esc(r if _type(r) is _str else "?")
 
     def report(event: dict[str, Any]) -> None:
-        body = "{" + join([esc(_str.__str__(k)) + ":" + value(v) for k, v in dict.items(event)]) + "}"
+        body = value(event)
         line = prefix + encode(body) + b"\n"
         try:
             write(fd, line)
