@@ -529,7 +529,7 @@ def test_plain():
 """
 
 
-def test_unittest_classes_are_witnessed_and_strict(grader):
+def test_unittest_classes_are_witnessed_and_strict():
     honest = (
         "class Acc:\n    def __init__(self):\n        self.v = 0\n    def add(self, x):\n        self.v += x\n        return self\n"
         "    def __eq__(self, o):\n        return isinstance(o, Acc) and o.v == self.v\n"
@@ -539,12 +539,16 @@ def test_unittest_classes_are_witnessed_and_strict(grader):
         "class Acc:\n    def add(self, x):\n        self.v = E()\n        return self\n    def __eq__(self, o):\n        return True\n"
     )
     no_skip = UNITTEST_TESTS.replace('    @unittest.skip("a skipped test is not a pass")\n', "")
-    outs = grader.grade([
+    rows = [
         {"completion": honest, "tests": no_skip},
         {"completion": honest, "tests": UNITTEST_TESTS},
         {"completion": liar, "tests": no_skip},
-    ])
-    assert (outs[0].status, outs[0].tests_passed, outs[0].tests_total) == ("pass", 4, 4)
+    ]
+    # A Grader of its own: slot cgroups are named <pid>-slot<i>, so a Grader closed by an
+    # earlier test removes the cgroups of a still-open one in the same process (reported).
+    with Grader(ScoreOptions(concurrency=2)) as g:
+        outs = g.grade(rows)
+    assert (outs[0].status, outs[0].tests_passed, outs[0].tests_total) == ("pass", 4, 4), outs[0].error
     assert outs[1].status == "fail" and outs[1].tests_passed == 3  # the skipped one
     # only test_eq (candidate vs candidate) and the trivially passing test_skipped pass
     assert outs[2].reward == 0.0 and outs[2].tests_passed == 2
