@@ -4,13 +4,15 @@ trainer calls with rows in memory). The CLI is a thin layer over these."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rlvr_grade import scoring
+from rlvr_grade import judging, scoring
+from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
@@ -20,7 +22,7 @@ from rlvr_grade.sandbox import make_backend
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
-from rlvr_grade.types import InputError, Outcome, Rollout, SandboxError
+from rlvr_grade.types import Check, InputError, Outcome, Rollout, SandboxError
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,9 @@ class ScoreOptions:
     retries: int = 3
     retry_delay: float = 0.5
     backend_options: tuple[tuple[str, Any], ...] = ()
+    # SQLite cache file (resume + dedupe across runs); None: duplicates are still graded once
+    # within a run, in a private temporary store. The CLI defaults to cache.default_cache_path().
+    cache: str | None = None
 
     @property
     def workers(self) -> int:
@@ -55,6 +60,7 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
         "error": outcome.error,
         "flags": list(outcome.flags),
         "cached": outcome.cached,
+        "case_verdicts": list(outcome.case_verdicts),
     }
 
 
@@ -68,12 +74,25 @@ class Grader:
         self._backend = backend
         self._hide = list(hide)
         self._started = False
+        self._cache: Cache | None = None
+        self._runtime: dict[str, Any] | None = None
+        self._key_context = b""
+        self._cache_lock = threading.Lock()
+        if self.options.cache:
+            # The sandbox must not see the cache (it could read other rows' verdicts): hide its
+            # directory, which therefore has to exist before the backend plans its mounts.
+            cache_dir = os.path.dirname(os.path.abspath(self.options.cache))
+            try:
+                os.makedirs(cache_dir, exist_ok=True)
+            except OSError as exc:
+                raise CacheError(f"cannot create the cache directory {cache_dir}: {exc.strerror}") from exc
+            self._hide.append(cache_dir)
 
     @property
     def backend(self) -> Backend:
         if self._backend is None:
             opts = dict(self.options.backend_options)
-            if self.options.backend == "local" and self._hide:
+            if self.options.backend in ("local", "gvisor") and self._hide:
                 opts.setdefault("hide", self._hide)
             self._backend = make_backend(self.options.backend, self.options.workers, **opts)
         return self._backend
@@ -91,6 +110,10 @@ class Grader:
         if self._backend is not None and self._started:
             self._backend.close()
         self._started = False
+        # After the backend: checks still in flight fail as sandbox_error, which is not stored.
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
 
     def __enter__(self) -> "Grader":
         return self.start()
@@ -98,23 +121,67 @@ class Grader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- one row ---------------------------------------------------------------------------
-    def grade_rollout(self, rollout: Rollout) -> Outcome:
-        """Grade one row; never raises for a bad row or a failed sandbox."""
+    # -- cache -----------------------------------------------------------------------------
+    @property
+    def cache(self) -> Cache:
+        """The outcome store (opened on first use): options.cache, or a private temporary one."""
+        with self._cache_lock:
+            if self._cache is None:
+                self._cache = Cache(self.options.cache, runtime=self.runtime)
+            return self._cache
+
+    @property
+    def runtime(self) -> dict[str, Any]:
+        """The runtime part of every cache key (grader, Python, backend fingerprint...)."""
+        if self._runtime is None:
+            runtime = runtime_fingerprint(self.backend.fingerprint())
+            self._key_context = key_context(self.options.reward, runtime)
+            self._runtime = runtime
+        return self._runtime
+
+    def cache_key(self, rollout: Rollout) -> str | None:
+        """The content hash this row is cached under; None for a row that is not gradable."""
+        prepared = self._prepare(rollout)
+        return None if isinstance(prepared, Outcome) else prepared[1]
+
+    def _prepare(self, rollout: Rollout) -> Outcome | tuple[Check, str]:
+        """(check, key) for a gradable row, else its invalid_input Outcome."""
         if rollout.error is not None:
             return self._invalid(rollout, rollout.error)
         try:
             check = build_check(rollout, self.checks)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
-        flags = scan_flags(check.program)
+        self.runtime  # noqa: B018 - computes the run's key context (once)
+        return check, check_key(check, self._key_context)
+
+    # -- one row ---------------------------------------------------------------------------
+    def grade_rollout(self, rollout: Rollout) -> Outcome:
+        """Grade one row (from the cache when its key is there); never raises for a bad row or
+        a failed sandbox."""
+        prepared = self._prepare(rollout)
+        if isinstance(prepared, Outcome):
+            return prepared
+        outcome = self.cache.get(prepared[1]) or self._run_check(*prepared)
+        # Flags come from the completion's text and the --on-suspicious policy, applied after the
+        # cache so a cached outcome never carries another run's policy.
+        return scoring.apply_flags(outcome, scan_flags(prepared[0].program), self.options.reward)
+
+    def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
         try:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
-            return scoring.apply_flags(scoring.infrastructure_failure(str(exc)), flags, self.options.reward)
+            return scoring.infrastructure_failure(str(exc))
+        if judging.needs_validator(check):  # the output validator: its own sandbox check
+            try:
+                ex = with_retries(lambda: judging.validate(self.backend, check, ex), self.options.retries, self.options.retry_delay)
+            except SandboxError as exc:
+                return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
-        return scoring.score(check, ex, self.options.reward, duration_ms, flags)
+        outcome = scoring.score(check, ex, self.options.reward, duration_ms)
+        self.cache.put(key, outcome)  # before the future completes: a duplicate finds it here
+        return outcome
 
     def _invalid(self, rollout: Rollout, message: str) -> Outcome:
         if self.options.strict:
@@ -124,12 +191,35 @@ class Grader:
     # -- many rows -------------------------------------------------------------------------
     def iter_grade(self, rollouts: Iterable[Rollout]) -> Iterator[tuple[Rollout, Outcome]]:
         """Grade a stream of rollouts concurrently; yields (rollout, outcome) in input order."""
-        self.start()
+        # The sandbox pool starts at the first cache miss (from this thread, as before), so a
+        # rerun served entirely from the cache never spins up a sandbox.
+        # key -> future of the first row with that key still running: an identical row waits
+        # for it instead of running again. A key leaves when its future completes, by which
+        # time a final outcome is in the cache (put happens before the future resolves).
+        inflight: dict[str, Future] = {}
+        lock = threading.RLock()  # re-entered when a callback fires at once on a done future
 
         def submit(pool: ThreadPoolExecutor, r: Rollout) -> Future:
-            if r.error is not None:
-                return done_future((r, self.grade_rollout(r)))
-            return pool.submit(lambda: (r, self.grade_rollout(r)))
+            prepared = self._prepare(r)
+            if isinstance(prepared, Outcome):
+                return done_future((r, prepared))
+            check, key = prepared
+            with lock:
+                first = inflight.get(key)
+                if first is None:
+                    hit = self.cache.get(key)
+                    if hit is not None:
+                        return done_future((r, hit))
+                    self.start()
+                    fut = pool.submit(self._run_check, check, key)
+                    inflight[key] = fut
+                    fut.add_done_callback(lambda _f: _forget(key))
+                    return _paired(r, fut)
+            return _follow(pool, r, first, lambda: self._run_check(check, key))
+
+        def _forget(key: str) -> None:
+            with lock:
+                inflight.pop(key, None)
 
         yield from ordered_map(rollouts, submit, self.options.workers)
 
@@ -139,6 +229,52 @@ class Grader:
             rows = rows.to_pylist()
         rollouts = (Rollout(index=i, row=row) for i, row in enumerate(rows))
         return [outcome for _, outcome in self.iter_grade(rollouts)]
+
+
+def _settle(out: Future, src: Future, value: Callable[[Any], Any] = lambda v: v) -> None:
+    """Resolve `out` like the finished `src` (result mapped through `value`); a no-op when `out`
+    was cancelled meanwhile (the run is being torn down)."""
+    try:
+        if src.cancelled():
+            out.cancel()
+        elif src.exception() is not None:
+            out.set_exception(src.exception())
+        else:
+            out.set_result(value(src.result()))
+    except InvalidStateError:
+        pass
+
+
+def _paired(rollout: Rollout, fut: Future) -> Future:
+    """A future of (rollout, outcome) resolving with `fut` (an Outcome future). Cancelling it
+    cancels `fut`, so a torn-down run does not go on executing queued checks."""
+    out: Future = Future()
+    out.add_done_callback(lambda o: fut.cancel() if o.cancelled() else None)
+    fut.add_done_callback(lambda f: _settle(out, f, lambda outcome: (rollout, outcome)))
+    return out
+
+
+def _follow(pool: ThreadPoolExecutor, rollout: Rollout, first: Future, rerun: Callable[[], Outcome]) -> Future:
+    """A duplicate of a row still running: take the first one's outcome (served, so
+    cached=True, with the duration measured when it ran) without holding a worker while it
+    waits. If the first ended in sandbox_error — not a verdict — the duplicate gets its own
+    attempt."""
+    out: Future = Future()
+
+    def done(f: Future) -> None:
+        if not f.cancelled() and f.exception() is None and f.result().status == "sandbox_error":
+            try:
+                retry = pool.submit(rerun)
+            except RuntimeError:  # the pool is shutting down: the run is ending anyway
+                out.cancel()
+                return
+            out.add_done_callback(lambda o: retry.cancel() if o.cancelled() else None)
+            retry.add_done_callback(lambda r: _settle(out, r, lambda outcome: (rollout, outcome)))
+            return
+        _settle(out, f, lambda outcome: (rollout, replace(outcome, cached=True)))
+
+    first.add_done_callback(done)
+    return out
 
 
 def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None) -> list[Outcome]:
@@ -174,8 +310,10 @@ def score_file(
     options = options or ScoreOptions()
     source = open_rollouts(input_path)
     checks = options.checks.resolved()
-    hide = [os.path.abspath(p) for p in (input_path, output_path) if p and p != "-"]
-    hide = [os.path.dirname(p) for p in hide]
+    files = [os.path.abspath(p) for p in (input_path, output_path) if p and p != "-"]
+    # Their folders are masked; the files themselves too, in case a folder must stay visible
+    # (an input sitting inside the interpreter's own tree).
+    hide = [os.path.dirname(p) for p in files] + files
     own = grader is None
     grader = grader or Grader(options, hide=hide)
     first, rows = first_row(iter(source))
@@ -184,8 +322,6 @@ def score_file(
     sink = open_output(output_path, source.schema) if output_path else None
     t0 = time.perf_counter()
     try:
-        grader.start()
-        summary.isolation = grader.backend.isolation()
         for rollout, outcome in grader.iter_grade(rows):
             if sink is not None:
                 sink.write({**rollout.row, **outcome_columns(outcome)} if rollout.error is None
@@ -194,6 +330,7 @@ def score_file(
             summary.add(outcome, group)
             if on_row is not None:
                 on_row(rollout, outcome, source.bytes_read, source.total_bytes)
+        summary.isolation = grader.backend.isolation()  # after the loop: the pool starts lazily
     except BaseException:
         if sink is not None:
             sink.abort()

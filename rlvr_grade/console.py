@@ -13,9 +13,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def error(message: str, tip: str | None = None) -> None:
-    err.print(f"[bold red]Error:[/] {message}", markup=True)
+    from rich.markup import escape
+
+    # Messages quote commands like `pip install 'rlvr-grade[beam]'`: brackets are not markup.
+    err.print(f"[bold red]Error:[/] {escape(message)}", markup=True)
     if tip:
-        err.print(f"[yellow]Tip:[/] {tip}", markup=True)
+        err.print(f"[yellow]Tip:[/] {escape(tip)}", markup=True)
 
 
 def warn(message: str) -> None:
@@ -84,3 +87,27 @@ def summary_table(s: dict[str, Any]) -> None:
     iso = s.get("isolation") or {}
     table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
     err.print(table)
+
+
+def cache_stats(s: dict[str, Any], schema: int, version: str) -> None:
+    """`rlvr-grade cache stats` as a small table on stderr."""
+    import datetime
+
+    def when(ts: float | None) -> str:
+        return datetime.datetime.fromtimestamp(ts).isoformat(timespec="seconds") if ts else "-"
+
+    if not s["exists"]:
+        err.print(f"no cache at {s['path']}")
+        return
+    t = Table(title=f"cache {s['path']}", show_header=False)
+    t.add_row("entries", str(s["entries"]))
+    t.add_row("size", f"{s['bytes'] / 1e6:.2f} MB")
+    t.add_row("schemas", ", ".join(f"v{k}: {v}" + (" (this grader)" if int(k) == schema else "") for k, v in s["schemas"].items()) or "-")
+    t.add_row("grader versions", ", ".join(f"{k}: {v}" + (" (this grader)" if k == version else "") for k, v in s["graders"].items()) or "-")
+    t.add_row("statuses", ", ".join(f"{k}: {v}" for k, v in s["statuses"].items()) or "-")
+    for rt in s["runtimes"]:
+        fp = rt["fingerprint"]
+        backend = fp.get("backend", {})
+        t.add_row(f"runtime {rt['id']}", f"{rt['entries']} entries; grader {fp.get('grader')} ({fp.get('code')}), backend {backend}")
+    t.add_row("oldest / newest", f"{when(s['oldest'])} / {when(s['newest'])}")
+    err.print(t)
