@@ -89,6 +89,7 @@ class Guard:
         self._startswith = str.startswith
         self._busy = False
         self._cache: dict[str, bool] = {}
+        self._raw_memory = _raw_memory_functions()
 
     def _is_trusted_file(self, filename: str) -> bool:
         hit = self._cache.get(filename)
@@ -155,7 +156,19 @@ class Guard:
             if len(args) < 2 or args[1] not in ("__code__", "f_trace"):
                 return
         elif event.startswith("ctypes."):
-            pass
+            # ctypes stays usable for calling libc (the kernel layers are tested that way);
+            # what reads or writes the interpreter's memory, or reaches the C API, is refused.
+            if event in ("ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"):
+                pass
+            elif event == "ctypes.dlsym":
+                name = args[1] if len(args) > 1 else ""
+                if not (isinstance(name, str) and name.startswith(("Py", "_Py"))):
+                    return
+            elif event == "ctypes.call_function":
+                if not self._raw_memory or args[0] not in self._raw_memory:
+                    return
+            else:
+                return
         elif event == "compile" or event == "code.__new__":
             self._busy = True
             try:
@@ -198,6 +211,16 @@ class Guard:
     def install(self) -> None:
         sys.addaudithook(self.hook)
         _neuter_signal_frames()
+
+
+def _raw_memory_functions() -> frozenset[int]:
+    """Addresses of ctypes' memmove/memset (callable on any address: raw memory access)."""
+    try:
+        import ctypes
+
+        return frozenset(ctypes.cast(f, ctypes.c_void_p).value for f in (ctypes.memmove, ctypes.memset))
+    except Exception:  # noqa: BLE001 - no ctypes, nothing to guard
+        return frozenset()
 
 
 def _neuter_signal_frames() -> None:
