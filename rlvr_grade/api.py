@@ -14,6 +14,7 @@ from typing import Any
 from rlvr_grade import judging, scoring
 from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
+from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
 from rlvr_grade.pool import done_future, ordered_map, with_retries
@@ -98,7 +99,10 @@ class Grader:
 
     def start(self) -> "Grader":
         if not self._started:
-            self.backend.start()
+            try:
+                self.backend.start()
+            except OSError as exc:  # e.g. the worker's interpreter cannot be executed
+                raise SandboxError(f"the {self.options.backend} backend could not start: {exc}") from exc
             self._started = True
         return self
 
@@ -158,7 +162,10 @@ class Grader:
         prepared = self._prepare(rollout)
         if isinstance(prepared, Outcome):
             return prepared
-        return self.cache.get(prepared[1]) or self._run_check(*prepared)
+        outcome = self.cache.get(prepared[1]) or self._run_check(*prepared)
+        # Flags come from the completion's text and the --on-suspicious policy, applied after the
+        # cache so a cached outcome never carries another run's policy.
+        return scoring.apply_flags(outcome, scan_flags(prepared[0].program), self.options.reward)
 
     def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()

@@ -51,6 +51,11 @@ class BackendName(str, Enum):
     beam = "beam"
 
 
+class OnSuspicious(str, Enum):
+    flag = "flag"
+    zero = "zero"
+
+
 class Shape(str, Enum):
     binary = "binary"
     fraction = "fraction"
@@ -87,6 +92,7 @@ def score(
     test_style: Style = typer.Option(Style.auto, help="How the tests run (auto: per row)."),
     reward: Shape = typer.Option(Shape.binary, help="binary: 1 if all pass; fraction: passed/total; bonus: small reward for code that runs."),
     bonus: float = typer.Option(0.1, help="Reward for code that runs cleanly but fails tests (--reward bonus)."),
+    on_suspicious: OnSuspicious = typer.Option(OnSuspicious.flag, help="flag: list reward-hacking signs in the `flags` column; zero: also set a flagged row's reward to 0."),
     concurrency: int = typer.Option(0, "-j", "--concurrency", help="Checks run at once (default: CPU count)."),
     timeout: float = typer.Option(10.0, help="CPU seconds per check (the real limit)."),
     wall_timeout: Optional[float] = typer.Option(None, help="Wall-clock backstop per check (default 2 x timeout + 5 s)."),
@@ -178,7 +184,7 @@ def score(
             fn_name=fn_name,
             validator=validator,
         ),
-        reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
+        reward=RewardConfig(shape=reward.value, bonus=bonus, on_suspicious=on_suspicious.value),  # type: ignore[arg-type]
         backend=backend.value,
         backend_options=_backend_options(backend.value, beam_image, beam_max_creates, beam_rpc_timeout)
         + ((("allow_unisolated", True),) if allow_unsafe and backend.value == "local" else ()),

@@ -329,16 +329,10 @@ def _write_ro(path: str, text: str) -> None:
 
 def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
     from rlvr_grade.harness import runner
+    from rlvr_grade.harness.channel import make_reporter
 
-    prefix = nonce.encode() + b" "
-
-    def report(event: dict[str, Any]) -> None:
-        line = prefix + json.dumps(event, default=repr).encode() + b"\n"
-        try:
-            os.write(chan, line)
-        except OSError:
-            pass
-
+    # The encoder and os.write are bound now, before candidate code can patch json or os.
+    report = make_reporter(nonce.encode() + b" ", chan)
     runner.run(payload, report, workdir, testdir)
 
 
@@ -402,6 +396,7 @@ def warm_up() -> None:
         sys.path[:] = [p for p in sys.path if not p.startswith(d)]
     except ImportError:
         pass
+    import rlvr_grade.harness.channel  # noqa: F401
     import rlvr_grade.harness.runner  # noqa: F401
     import rlvr_grade.harness.splitting  # noqa: F401
 
