@@ -3,7 +3,12 @@ trainer calls with rows in memory). The CLI is a thin layer over these."""
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import dataclasses
+import functools
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -59,34 +64,71 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
 
 class Grader:
     """A warm sandbox pool plus the grading rules. Reuse one across calls (a trainer's steps):
-    starting the pool is the expensive part. Thread-safe; use as a context manager."""
+    starting the pool is the expensive part. Thread-safe (several threads may call `grade` at
+    once; they share the pool's slots) and usable from asyncio through `agrade`; use as a
+    context manager, or call `close()` when done.
 
-    def __init__(self, options: ScoreOptions | None = None, backend: Backend | None = None, hide: Iterable[str] = ()):
-        self.options = options or ScoreOptions()
+    Options come as a ScoreOptions, or as keyword arguments named like the CLI flags
+    (`Grader(preset="humaneval", timeout=5, concurrency=8)`); see `make_options`."""
+
+    def __init__(
+        self,
+        options: ScoreOptions | None = None,
+        backend: Backend | None = None,
+        hide: Iterable[str] = (),
+        **option_kwargs: Any,
+    ):
+        self.options = make_options(options, **option_kwargs)
         self.checks = self.options.checks.resolved()
         self._backend = backend
         self._hide = list(hide)
         self._started = False
+        self._lock = threading.RLock()
+        self._executor: ThreadPoolExecutor | None = None
 
     @property
     def backend(self) -> Backend:
-        if self._backend is None:
-            opts = dict(self.options.backend_options)
-            if self.options.backend == "local" and self._hide:
-                opts.setdefault("hide", self._hide)
-            self._backend = make_backend(self.options.backend, self.options.workers, **opts)
-        return self._backend
+        with self._lock:
+            if self._backend is None:
+                opts = dict(self.options.backend_options)
+                if self.options.backend == "local" and self._hide:
+                    opts.setdefault("hide", self._hide)
+                self._backend = make_backend(self.options.backend, self.options.workers, **opts)
+            return self._backend
 
     def start(self) -> "Grader":
-        if not self._started:
-            self.backend.start()
+        """Start the sandbox pool (idempotent, thread-safe)."""
+        with self._lock:
+            if self._started:
+                return self
+            # The checks run on a pool of threads that lives as long as this Grader, and the
+            # backend starts on one of them. Local workers die with the *thread* that spawned
+            # them (PR_SET_PDEATHSIG is per thread): started from a caller's short-lived
+            # thread (asyncio.to_thread, a trainer's worker thread, one grade() call's pool)
+            # they would be SIGKILLed when it ends and every later call would pay a restart.
+            executor = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
+            try:
+                executor.submit(self.backend.start).result()
+            except BaseException:
+                executor.shutdown(wait=False, cancel_futures=True)
+                raise
+            self._executor = executor
             self._started = True
         return self
 
     def close(self) -> None:
-        if self._backend is not None and self._started:
-            self._backend.close()
-        self._started = False
+        """Stop the pool and its workers. A closed Grader starts again on its next use."""
+        with self._lock:
+            if self._backend is not None and self._started:
+                self._backend.close()
+            if self._executor is not None:
+                self._executor.shutdown(wait=True, cancel_futures=True)
+                self._executor = None
+            self._started = False
+
+    @property
+    def started(self) -> bool:
+        return self._started
 
     def __enter__(self) -> "Grader":
         return self.start()
@@ -120,26 +162,133 @@ class Grader:
     def iter_grade(self, rollouts: Iterable[Rollout]) -> Iterator[tuple[Rollout, Outcome]]:
         """Grade a stream of rollouts concurrently; yields (rollout, outcome) in input order."""
         self.start()
+        executor = self._executor
+        assert executor is not None
 
-        def submit(pool: ThreadPoolExecutor, r: Rollout) -> Future:
+        def submit(_pool: ThreadPoolExecutor, r: Rollout) -> Future:
             if r.error is not None:
                 return done_future((r, self.grade_rollout(r)))
-            return pool.submit(lambda: (r, self.grade_rollout(r)))
+            # The Grader's long-lived pool, not ordered_map's per-call one (see start()).
+            return executor.submit(lambda: (r, self.grade_rollout(r)))
 
         yield from ordered_map(rollouts, submit, self.options.workers)
 
     def grade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
-        """Grade rows held in memory (dicts, or a pyarrow Table); results in input order."""
+        """Grade rows held in memory (dicts, or a pyarrow Table); results in input order.
+        Each row is a dict with the columns the options name (completion, tests, ...)."""
+        return self._grade(rows, None)
+
+    async def agrade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
+        """`grade` for asyncio: the rows are graded on threads, so the event loop keeps running.
+        Cancelling the awaiting task stops feeding new rows to the pool."""
+        cancel = threading.Event()
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(None, functools.partial(self._grade, rows, cancel))
+        try:
+            return await fut
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+
+    def _grade(self, rows: Iterable[dict[str, Any]] | Any, cancel: threading.Event | None) -> list[Outcome]:
         if hasattr(rows, "to_pylist"):
             rows = rows.to_pylist()
-        rollouts = (Rollout(index=i, row=row) for i, row in enumerate(rows))
-        return [outcome for _, outcome in self.iter_grade(rollouts)]
+
+        def rollouts() -> Iterator[Rollout]:
+            for i, row in enumerate(rows):
+                if cancel is not None and cancel.is_set():
+                    return
+                if not isinstance(row, dict):
+                    yield Rollout(index=i, row={}, error=f"expected a dict, got {type(row).__name__}")
+                else:
+                    yield Rollout(index=i, row=row)
+
+        return [outcome for _, outcome in self.iter_grade(rollouts())]
 
 
-def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None) -> list[Outcome]:
-    """One-shot convenience: start a pool, grade `rows`, stop the pool."""
-    with Grader(options) as grader:
-        return grader.grade(rows)
+def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None, **option_kwargs: Any) -> list[Outcome]:
+    """Grade `rows` (dicts or a pyarrow Table) and return their Outcomes in input order.
+
+    Uses the process-wide shared Grader for these options (see `shared_grader`), so calling
+    it every training step reuses one warm pool instead of starting one per call."""
+    return shared_grader(options, **option_kwargs).grade(rows)
+
+
+async def agrade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None, **option_kwargs: Any) -> list[Outcome]:
+    """`grade` for asyncio (does not block the event loop)."""
+    return await shared_grader(options, **option_kwargs).agrade(rows)
+
+
+# CLI flag names that are not the dataclass field they set.
+_ALIASES: dict[str, tuple[str, str]] = {
+    "timeout": ("limits", "cpu_s"),
+    "wall_timeout": ("limits", "wall_s"),
+    "memory": ("limits", "memory_mb"),
+    "reward": ("reward", "shape"),
+}
+
+
+def make_options(options: ScoreOptions | None = None, **kwargs: Any) -> ScoreOptions:
+    """ScoreOptions from keyword arguments named like the CLI flags (`preset`, `tests_col`,
+    `timeout`, `memory`, `reward`, `concurrency`, ...) or like any field of ScoreOptions,
+    CheckOptions, RewardConfig or Limits, applied over `options` (default: the defaults).
+    An unknown name raises TypeError listing the valid ones."""
+    opts = options or ScoreOptions()
+    if not kwargs:
+        return opts
+    parts: dict[str, dict[str, Any]] = {"top": {}, "checks": {}, "reward": {}, "limits": {}}
+    fields = {
+        "top": {f.name for f in dataclasses.fields(ScoreOptions)} - {"checks", "reward"},
+        "checks": {f.name for f in dataclasses.fields(CheckOptions)} - {"limits"},
+        "reward": {f.name for f in dataclasses.fields(RewardConfig)},
+        "limits": {f.name for f in dataclasses.fields(type(opts.checks.limits))},
+    }
+    for name, value in kwargs.items():
+        if name in _ALIASES:
+            where, real = _ALIASES[name]
+            parts[where][real] = value
+            continue
+        for where in ("top", "checks", "reward", "limits"):
+            if name in fields[where]:
+                parts[where][name] = value
+                break
+        else:
+            valid = sorted(set(_ALIASES).union(*fields.values()))
+            raise TypeError(f"unknown grading option {name!r}; valid: {', '.join(valid)}")
+    limits = replace(opts.checks.limits, **parts["limits"])
+    checks = replace(opts.checks, limits=limits, **parts["checks"])
+    reward = replace(opts.reward, **parts["reward"])
+    return replace(opts, checks=checks, reward=reward, **parts["top"])
+
+
+_SHARED: dict[tuple[int, str], Grader] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_grader(options: ScoreOptions | None = None, **option_kwargs: Any) -> Grader:
+    """The process-wide Grader for these options, started on first use and closed at exit.
+
+    Trainers call reward functions every step, from whatever thread they like: one warm pool
+    per distinct set of options, per process (a forked child gets its own, never its
+    parent's workers)."""
+    opts = make_options(options, **option_kwargs)
+    key = (os.getpid(), repr(opts))
+    with _SHARED_LOCK:
+        grader = _SHARED.get(key)
+        if grader is None:
+            if not _SHARED:
+                atexit.register(close_shared)
+            grader = _SHARED[key] = Grader(opts)
+    return grader.start()
+
+
+def close_shared() -> None:
+    """Close this process's shared Graders (registered with atexit)."""
+    with _SHARED_LOCK:
+        mine = [k for k in _SHARED if k[0] == os.getpid()]
+        graders = [_SHARED.pop(k) for k in mine]
+    for g in graders:
+        g.close()
 
 
 def check_columns(first: Rollout | None, source_columns: list[str] | None, opts: CheckOptions) -> None:

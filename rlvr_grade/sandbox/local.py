@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import signal
@@ -15,6 +16,11 @@ import rlvr_grade
 from rlvr_grade.sandbox import protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
+
+# Several backends can live in one process (a trainer's shared Grader beside a CLI run, two
+# reward functions): each needs its own slot cgroups and uids, or closing one kills the
+# other's workers (kill_all on a shared cgroup) and their checks share an RLIMIT_NPROC count.
+_INSTANCES = itertools.count()
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 
@@ -121,6 +127,7 @@ class LocalBackend(Backend):
         self._lock = threading.Lock()
         self.isolate = os.geteuid() == 0
         self._uid_base = 200000 + (os.getpid() % 20000) * 256
+        self._instance = next(_INSTANCES)
 
     def start(self) -> None:
         from rlvr_grade.sandbox.cgroups import cgroup_version
@@ -133,9 +140,9 @@ class LocalBackend(Backend):
         for i in range(self.concurrency):
             init = {
                 "slot": i,
-                "uid": self._uid_base + i,
+                "uid": self._uid_base + (self._instance * self.concurrency + i) % 256,
                 "isolate": self.isolate,
-                "cgroup": f"{os.getpid()}-slot{i}" if use_cgroup else None,
+                "cgroup": f"{os.getpid()}-{self._instance}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
                 "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
