@@ -1,6 +1,6 @@
 """Typer commands only: parse, call the library, render. No grading logic lives here.
 
-Exit codes: 0 success; 1 the pass rate is below --fail-under; 2 bad usage or unusable input;
+Exit codes: 0 success; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or unusable input;
 3 the sandbox could not start; 130 interrupted."""
 
 from __future__ import annotations
@@ -61,8 +61,8 @@ def _root(
     """Batch grader for RL with verifiable rewards: runs each rollout's tests in an isolated
     sandbox and writes the rows back with reward columns.
 
-    Exit codes: 0 ok; 1 pass rate below --fail-under; 2 bad usage or input; 3 sandbox could
-    not start; 130 interrupted."""
+    Exit codes: 0 ok; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or
+    input; 3 sandbox could not start; 130 interrupted."""
 
 
 @app.command()
@@ -86,21 +86,38 @@ def score(
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
+    baseline: Optional[str] = typer.Option(None, help="A previous run's --summary-json: print which problems regressed or improved."),
+    fail_on_regression: bool = typer.Option(False, help="Exit 1 if any problem regressed since --baseline (named in the message)."),
+    junit_xml: Optional[str] = typer.Option(None, help="Write a JUnit XML report here (one testcase per row)."),
+    summary_problems: int = typer.Option(10_000, help="Cap on the per-problem pass map in --summary-json (0: leave it out)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
 ) -> None:
-    """Grade every rollout and write the rows back with reward columns."""
+    """Grade every rollout and write the rows back with reward columns.
+
+    CI: --fail-under, --baseline with --fail-on-regression, --junit-xml; under GitHub Actions
+    (GITHUB_ACTIONS=true) a ::notice::/::error:: line and a table in $GITHUB_STEP_SUMMARY."""
     from rlvr_grade import console
     from rlvr_grade.api import ScoreOptions, StrictError, score_file
     from rlvr_grade.checks import CheckOptions
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import InputError, Limits, SandboxError
 
-    if output is None and summary_json is None and fail_under is None:
+    if output is None and summary_json is None and fail_under is None and junit_xml is None and baseline is None:
         console.error("nothing to write", tip="pass -o scored.jsonl (or -o - for stdout)")
         raise typer.Exit(2)
     if timeout <= 0 or memory <= 0:
         console.error("--timeout and --memory must be positive")
+        raise typer.Exit(2)
+    if fail_on_regression and baseline is None:
+        console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
+        raise typer.Exit(2)
+    from rlvr_grade import reports
+
+    try:
+        base = reports.load_baseline(baseline) if baseline else None
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
         raise typer.Exit(2)
     limits = Limits(cpu_s=timeout, wall_s=wall_timeout, memory_mb=memory)
     options = ScoreOptions(
@@ -121,13 +138,19 @@ def score(
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
+    resolved = options.checks.resolved()
+    report = reports.RunReport(resolved.group_col, resolved.id_col, summary_problems, junit_xml)
+
+    def on_row(r, o, done, _t):
+        progress.update(o.status, done)
+        report.add(r, o)
+
     try:
-        summary = score_file(
-            input,
-            output,
-            options,
-            on_row=lambda r, o, done, _t: progress.update(o.status, done),
-        )
+        try:
+            summary = score_file(input, output, options, on_row=on_row)
+        except BaseException:
+            report.abort()  # no half-written JUnit file
+            raise
     except InputError as exc:
         progress.close()
         console.error(str(exc), exc.tip)
@@ -153,14 +176,66 @@ def score(
         console.error(f"{type(exc).__name__}: {exc}", tip="rerun with --verbose for the traceback")
         raise typer.Exit(1)
     progress.close()
-    data = summary.to_dict()
+    data = report.finish(summary.to_dict())
+    _finish(data, summary_json, base, fail_under, fail_on_regression, table=not quiet)
+
+
+def _finish(data: dict, summary_json: Optional[str], base: Optional[dict], fail_under: Optional[float], fail_on_regression: bool, table: bool, as_json: bool = False) -> None:
+    """Shared tail of `score` and `summary`: baseline diff, outputs, GitHub lines, CI gates."""
+    from rlvr_grade import console, reports
+
+    diff = reports.compare_with_baseline(base, data) if base is not None else None
+    if diff is not None:
+        data["baseline"] = diff.to_dict()
     if summary_json:
         _write_json(summary_json, data)
-    if not quiet:
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(data, indent=2))
+    elif table:
         console.summary_table(data)
-    if fail_under is not None and data["pass_rate"] < fail_under:
-        console.error(f"pass rate {data['pass_rate']:.4f} is below --fail-under {fail_under}")
+    if diff is not None:
+        console.baseline_report(diff)
+    failures = reports.gate_failures(data, diff, fail_under, fail_on_regression)
+    reports.emit_github(data, diff, failures, echo=console.err_line)
+    for message in failures:
+        console.error(message)
+    if failures:
         raise typer.Exit(1)
+
+
+@app.command()
+def summary(
+    input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet) as `score -o` wrote it."),
+    group_col: Optional[str] = typer.Option(None, help="Rows sharing this column are samples of one problem (pass@k, histogram)."),
+    id_col: Optional[str] = typer.Option(None, help="Column identifying a row (problem map and JUnit names when no --group-col)."),
+    preset: Preset = typer.Option(Preset.none, help="Column layout of a known dataset (sets --group-col/--id-col)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON on stdout instead of a table."),
+    summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
+    summary_problems: int = typer.Option(10_000, help="Cap on the per-problem pass map (0: leave it out)."),
+    baseline: Optional[str] = typer.Option(None, help="A previous run's summary JSON: print which problems regressed or improved."),
+    fail_on_regression: bool = typer.Option(False, help="Exit 1 if any problem regressed since --baseline."),
+    fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
+    junit_xml: Optional[str] = typer.Option(None, help="Write a JUnit XML report here (one testcase per row)."),
+) -> None:
+    """Summarize an already-scored file: pass rate, pass@k, statuses, per-group histogram —
+    the same numbers `score` reports, computed the same way."""
+    from rlvr_grade import console, reports
+    from rlvr_grade.checks import CheckOptions
+    from rlvr_grade.types import InputError
+
+    if fail_on_regression and baseline is None:
+        console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
+        raise typer.Exit(2)
+    resolved = CheckOptions(group_col=group_col, id_col=id_col, preset=preset.value).resolved()  # type: ignore[arg-type]
+    try:
+        base = reports.load_baseline(baseline) if baseline else None
+        data = reports.summarize_scored(input, resolved.group_col, resolved.id_col, summary_problems, junit_xml)
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    _finish(data, summary_json, base, fail_under, fail_on_regression, table=True, as_json=as_json)
 
 
 def _write_json(path: str, data: dict) -> None:
