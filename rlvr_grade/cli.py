@@ -238,6 +238,70 @@ def summary(
     _finish(data, summary_json, base, fail_under, fail_on_regression, table=True, as_json=as_json)
 
 
+@app.command(name="filter")
+def filter_rows(
+    input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet, - for stdin); unscored input is graded first."),
+    output: str = typer.Option(..., "-o", "--output", help="Where the kept rows go (.jsonl, .jsonl.gz, .parquet, - for stdout)."),
+    min_reward: Optional[float] = typer.Option(None, help="Keep rows with reward >= this."),
+    max_reward: Optional[float] = typer.Option(None, help="Keep rows with reward <= this."),
+    status: Optional[str] = typer.Option(None, help="Keep rows with one of these statuses, comma-separated (pass,fail)."),
+    no_flags: bool = typer.Option(False, "--no-flags", help="Drop rows flagged as suspicious."),
+    flag: list[str] = typer.Option([], "--flag", help="Keep only rows carrying this flag (repeatable)."),
+    drop_flag: list[str] = typer.Option([], "--drop-flag", help="Drop rows carrying this flag (repeatable)."),
+    group_col: Optional[str] = typer.Option(None, help="Rows sharing this column are samples of one problem."),
+    group_pass_rate: Optional[str] = typer.Option(None, help="Keep whole groups whose pass rate is in this range: '0<x<1', '0<=x<=0.5', 'x>0'."),
+    grade: Optional[bool] = typer.Option(None, "--grade/--no-grade", help="Grade the input first (default: only when it has no reward columns)."),
+    save_scored: Optional[str] = typer.Option(None, help="When grading, also keep the scored file here."),
+    completion_col: str = typer.Option("completion", help="When grading: column holding the completion."),
+    tests_col: str = typer.Option("tests", help="When grading: column holding the tests."),
+    preset: Preset = typer.Option(Preset.none, help="When grading: column layout of a known dataset."),
+    concurrency: int = typer.Option(0, "-j", "--concurrency", help="When grading: checks run at once."),
+    timeout: float = typer.Option(10.0, help="When grading: CPU seconds per check."),
+    memory: int = typer.Option(512, help="When grading: memory per check, MiB."),
+    reward: Shape = typer.Option(Shape.binary, help="When grading: reward shape."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Do not print what was kept."),
+) -> None:
+    """Keep rows, or whole groups, of a scored file by reward, status, flags and per-group
+    pass rate; print what was kept and why on stderr. Group rules are decided over all of a
+    group's rows, then row rules pick rows within the kept groups."""
+    from rlvr_grade import console
+    from rlvr_grade.api import make_options
+    from rlvr_grade.filtering import FilterSpec, filter_file, parse_range
+    from rlvr_grade.types import InputError, SandboxError
+
+    try:
+        rng = parse_range(group_pass_rate) if group_pass_rate is not None else None
+        spec = FilterSpec(
+            min_reward=min_reward,
+            max_reward=max_reward,
+            statuses=frozenset(x.strip() for x in status.split(",") if x.strip()) if status else None,
+            no_flags=no_flags,
+            with_flags=frozenset(flag),
+            drop_flags=frozenset(drop_flag),
+            group_col=group_col or ("task_id" if preset != Preset.none and group_pass_rate else None),
+            group_pass_rate=rng,
+        )
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    options = make_options(
+        completion_col=completion_col, tests_col=tests_col, preset=preset.value, concurrency=concurrency,
+        timeout=timeout, memory=memory, reward=reward.value,
+    )
+    try:
+        report = filter_file(input, output, spec, grade=grade, grade_options=options, save_scored=save_scored,
+                             on_note=lambda m: None if quiet else console.err.print(m))
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    except SandboxError as exc:
+        console.error(str(exc), tip="run `rlvr-grade doctor` to see what this machine allows")
+        raise typer.Exit(3)
+    if not quiet:
+        for line in report.lines():
+            console.err.print(line, markup=False, highlight=False)
+
+
 def _write_json(path: str, data: dict) -> None:
     import json
     import tempfile

@@ -267,7 +267,7 @@ def make_verl_compute_score(
         """verl's BatchRewardManager shape: lists in, a list of scores out, graded concurrently."""
         n = len(solution_strs)
         extras = list(extra_infos) if extra_infos is not None else [None] * n
-        prepared = [grade_one(s, g, e, kwargs) for s, g, e in zip(solution_strs, ground_truths, extras)]
+        prepared = [grade_one(s, g, e, kwargs) for s, g, e in zip(solution_strs, ground_truths, extras, strict=True)]
         if not prepared:
             return []
         return [result(o) for o in prepared[0][0].grade([row for _, row in prepared])]
