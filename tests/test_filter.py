@@ -37,7 +37,7 @@ def scored(tmp_path_factory):
     d = tmp_path_factory.mktemp("scored")
     src = write_jsonl(d / "in.jsonl", unscored_groups())
     out = d / "scored.jsonl"
-    res = runner.invoke(app, ["score", str(src), "-o", str(out), "--quiet"])
+    res = runner.invoke(app, ["score", str(src), "-o", str(out), "--quiet", "-j", "1"])
     assert res.exit_code == 0, res.output
     return out
 
@@ -113,7 +113,7 @@ def test_unscored_input_is_graded_on_the_fly_and_parquet_round_trips(tmp_path):
     rows = unscored_groups()
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "in.parquet")
     out, keep = tmp_path / "out.parquet", tmp_path / "all.parquet"
-    res = filt(str(tmp_path / "in.parquet"), "-o", str(out), "--group-col", "task", "--group-pass-rate", "0<x<1", "--save-scored", str(keep))
+    res = filt(str(tmp_path / "in.parquet"), "-o", str(out), "--group-col", "task", "--group-pass-rate", "0<x<1", "--save-scored", str(keep), "-j", "1")
     assert res.exit_code == 0, res.output
     assert "grading the input first" in res.output
     table = pq.read_table(out)

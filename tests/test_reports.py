@@ -28,7 +28,8 @@ def suite(bad: set[str]) -> list[dict]:
 
 
 def score(*args: str, env: dict | None = None):
-    return runner.invoke(app, ["score", *args, "--quiet"], env=env)
+    # One worker: starting the pool dominates these small runs (each slot warms up pytest).
+    return runner.invoke(app, ["score", *args, "--quiet", "-j", "1"], env=env)
 
 
 def test_baseline_with_more_passes_fails_the_run_and_names_the_regressed_problems(tmp_path):

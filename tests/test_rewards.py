@@ -40,7 +40,7 @@ ROWS = [
 def cli_rewards(tmp_path, rows, *args):
     src = write_jsonl(tmp_path / "cli_in.jsonl", rows)
     out = tmp_path / "cli_out.jsonl"
-    res = CliRunner().invoke(app, ["score", str(src), "-o", str(out), "--quiet", *args])
+    res = CliRunner().invoke(app, ["score", str(src), "-o", str(out), "--quiet", "-j", "1", *args])
     assert res.exit_code == 0, res.output
     return [r["reward"] for r in read_jsonl(out)]
 
