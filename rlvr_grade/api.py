@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import dataclasses
-import functools
 import os
 import threading
 import time
@@ -119,12 +118,15 @@ class Grader:
     def close(self) -> None:
         """Stop the pool and its workers. A closed Grader starts again on its next use."""
         with self._lock:
-            if self._backend is not None and self._started:
-                self._backend.close()
-            if self._executor is not None:
-                self._executor.shutdown(wait=True, cancel_futures=True)
-                self._executor = None
-            self._started = False
+            executor, self._executor = self._executor, None
+            started, self._started = self._started, False
+        # Not under the lock: the checks still running need it (the backend property).
+        # Queued rows are dropped; running ones finish (bounded by their wall limit) before
+        # the workers stop, so none of them respawns a worker after close.
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        if started and self._backend is not None:
+            self._backend.close()
 
     @property
     def started(self) -> bool:
@@ -176,35 +178,41 @@ class Grader:
     def grade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
         """Grade rows held in memory (dicts, or a pyarrow Table); results in input order.
         Each row is a dict with the columns the options name (completion, tests, ...)."""
-        return self._grade(rows, None)
+        return [outcome for _, outcome in self.iter_grade(self._rollouts(rows))]
 
     async def agrade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
-        """`grade` for asyncio: the rows are graded on threads, so the event loop keeps running.
-        Cancelling the awaiting task stops feeding new rows to the pool."""
-        cancel = threading.Event()
+        """`grade` for asyncio: each row is submitted to the pool's threads and awaited, so the
+        event loop keeps running and many concurrent `agrade` calls cost no thread each.
+        Cancelling the awaiting task cancels the rows not yet started."""
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(None, functools.partial(self._grade, rows, cancel))
+        if not self._started:
+            await loop.run_in_executor(None, self.start)  # a pool start takes seconds
+        executor = self._executor
+        assert executor is not None
+        pending: list[asyncio.Future] = []
+        for rollout in self._rollouts(rows):
+            if rollout.error is not None:
+                fut = loop.create_future()
+                fut.set_result(self.grade_rollout(rollout))
+                pending.append(fut)
+            else:
+                pending.append(asyncio.wrap_future(executor.submit(self.grade_rollout, rollout)))
         try:
-            return await fut
+            return list(await asyncio.gather(*pending))
         except asyncio.CancelledError:
-            cancel.set()
+            for fut in pending:
+                fut.cancel()
             raise
 
-    def _grade(self, rows: Iterable[dict[str, Any]] | Any, cancel: threading.Event | None) -> list[Outcome]:
+    @staticmethod
+    def _rollouts(rows: Iterable[dict[str, Any]] | Any) -> Iterator[Rollout]:
         if hasattr(rows, "to_pylist"):
             rows = rows.to_pylist()
-
-        def rollouts() -> Iterator[Rollout]:
-            for i, row in enumerate(rows):
-                if cancel is not None and cancel.is_set():
-                    return
-                if not isinstance(row, dict):
-                    yield Rollout(index=i, row={}, error=f"expected a dict, got {type(row).__name__}")
-                else:
-                    yield Rollout(index=i, row=row)
-
-        return [outcome for _, outcome in self.iter_grade(rollouts())]
-
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                yield Rollout(index=i, row={}, error=f"expected a dict, got {type(row).__name__}")
+            else:
+                yield Rollout(index=i, row=row)
 
 def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None, **option_kwargs: Any) -> list[Outcome]:
     """Grade `rows` (dicts or a pyarrow Table) and return their Outcomes in input order.

@@ -122,3 +122,32 @@ def test_options_by_cli_names_and_unknown_names_refused():
     assert opts.reward.shape == "fraction" and opts.concurrency == 4
     with pytest.raises(TypeError, match="unknown grading option 'timout'"):
         make_options(timout=3)
+
+
+def test_many_single_row_agrade_calls_and_cancellation():
+    """verl's reward loop awaits one compute_score per response: many concurrent one-row
+    calls must all come back right; a cancelled call must not leave its rows queued."""
+    rows, want = rows_for(3, n=16)
+    slow = [{"completion": "while True:\n    pass\n", "tests": "assert True\n"}] * 6
+
+    async def main(grader):
+        outs = await asyncio.gather(*(grader.agrade([r]) for r in rows))
+        task = asyncio.ensure_future(grader.agrade(slow))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return outs
+
+    with Grader(concurrency=2, timeout=1, wall_timeout=2) as grader:
+        outs = asyncio.run(main(grader))
+        assert [o[0].status for o in outs] == want
+        q = grader._executor._work_queue
+        queued = []
+        while not q.empty():
+            queued.append(q.get_nowait())
+        for item in queued:
+            q.put(item)
+        queued = [item for item in queued if item is not None]
+        assert queued and all(item.future.cancelled() for item in queued)  # dropped, not run
+        assert [o.status for o in grader.grade(rows[:4])] == want[:4]  # and the pool still works
