@@ -326,8 +326,10 @@ def score_file(
     options = options or ScoreOptions()
     source = open_rollouts(input_path)
     checks = options.checks.resolved()
-    hide = [os.path.abspath(p) for p in (input_path, output_path) if p and p != "-"]
-    hide = [os.path.dirname(p) for p in hide]
+    files = [os.path.abspath(p) for p in (input_path, output_path) if p and p != "-"]
+    # Their folders are masked; the files themselves too, in case a folder must stay visible
+    # (an input sitting inside the interpreter's own tree).
+    hide = [os.path.dirname(p) for p in files] + files
     own = grader is None
     grader = grader or Grader(options, hide=hide)
     first, rows = first_row(iter(source))

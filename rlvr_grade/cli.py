@@ -92,6 +92,11 @@ def score(
     summary_problems: int = typer.Option(10_000, help="Cap on the per-problem pass map in --summary-json (0: leave it out)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
+    allow_unsafe: bool = typer.Option(
+        False, "--allow-network-and-writable-fs-UNSAFE",
+        help="Run untrusted code even where the sandbox cannot cut the network or make the filesystem read-only "
+        "(no root and no user namespaces). Checks can then reach the network and write your files.",
+    ),
 ) -> None:
     """Grade every rollout and write the rows back with reward columns.
 
@@ -135,6 +140,7 @@ def score(
         backend=backend,
         concurrency=concurrency,
         strict=strict,
+        backend_options=(("allow_unisolated", True),) if allow_unsafe and backend == "local" else (),
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -161,7 +167,11 @@ def score(
         raise typer.Exit(2)
     except SandboxError as exc:
         progress.close()
-        console.error(str(exc), tip="run `rlvr-grade doctor` to see what this machine allows")
+        tip = "run `rlvr-grade doctor` to see what this machine allows"
+        if "refusing to run untrusted code" in str(exc):
+            tip = ("run as root or enable user namespaces; or, knowing checks may then use the network and write "
+                   "your files, pass --allow-network-and-writable-fs-UNSAFE")
+        console.error(str(exc), tip=tip)
         if verbose:
             raise
         raise typer.Exit(3)
@@ -300,6 +310,42 @@ def filter_rows(
     if not quiet:
         for line in report.lines():
             console.err.print(line, markup=False, highlight=False)
+
+
+@app.command()
+def doctor(
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON on stdout."),
+    require_full: bool = typer.Option(False, "--require-full", help="Exit 1 unless every protection is active."),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
+) -> None:
+    """Run a probe check in the local sandbox; report each protection as active or not, and why.
+
+    Why not: not root, no user namespaces, no cgroup controller, old kernel, no libseccomp.
+    Exit codes: 0 the probe ran; 1 with --require-full and a protection is off; 3 the sandbox
+    could not start at all."""
+    from rlvr_grade import console
+    from rlvr_grade.doctor import diagnose
+    from rlvr_grade.types import SandboxError
+
+    try:
+        report = diagnose()
+    except SandboxError as exc:
+        if verbose:
+            raise
+        console.error(str(exc), tip="rerun with --verbose for the traceback")
+        raise typer.Exit(3)
+    if as_json:
+        typer.echo(report.to_json())
+    else:
+        width = max(len(p.name) for p in report.protections)
+        for p in report.protections:
+            typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
+        level = report.isolation.get("level", "?")
+        typer.echo(f"\nisolation level: {level} ({report.isolation.get('mode_reason', '')})")
+        if report.score_refuses:
+            typer.echo("score refuses to run untrusted code here unless --allow-network-and-writable-fs-UNSAFE is passed")
+    if require_full and not report.all_active:
+        raise typer.Exit(1)
 
 
 def _write_json(path: str, data: dict) -> None:

@@ -1,4 +1,4 @@
-"""Per-slot memory and pids cgroups, on cgroup v1 or v2, whichever the host mounts.
+"""Per-slot memory, pids and CPU-accounting cgroups, on cgroup v1 or v2, whichever the host mounts.
 
 Each worker slot owns one cgroup for its whole life; a check's child joins it by writing its
 own pid (creating and removing a cgroup per check costs 7-15 ms once RCU gets involved)."""
@@ -46,12 +46,24 @@ class SlotCgroup:
             os.makedirs(d, exist_ok=True)
             self.dirs = [d]
             self.memory_dir = self.pids_dir = d
+            # cpu.stat (usage_usec) exists in every v2 cgroup, the cpu controller not needed.
+            self.cpu_file = os.path.join(d, "cpu.stat")
         elif self.version == 1:
             self.memory_dir = os.path.join(ROOT, "memory", "rlvr-grade", name)
             self.pids_dir = os.path.join(ROOT, "pids", "rlvr-grade", name)
             for d in (self.memory_dir, self.pids_dir):
                 os.makedirs(d, exist_ok=True)
             self.dirs = [self.memory_dir, self.pids_dir]
+            self.cpu_file = None
+            cpuacct = os.path.join(ROOT, "cpuacct")
+            if os.path.isdir(cpuacct):
+                d = os.path.join(cpuacct, "rlvr-grade", name)
+                try:
+                    os.makedirs(d, exist_ok=True)
+                    self.dirs.append(d)
+                    self.cpu_file = os.path.join(d, "cpuacct.usage")
+                except OSError:
+                    pass  # CPU is then limited by RLIMIT_CPU per process only
             try:
                 _write(os.path.join(self.memory_dir, "memory.swappiness"), "0")
             except OSError:
@@ -93,6 +105,22 @@ class SlotCgroup:
             except OSError:
                 pass
 
+    def cpu_ns(self) -> int | None:
+        """CPU time (user+system) ever spent by the slot's checks, every process counted."""
+        if not self.cpu_file:
+            return None
+        try:
+            text = _read(self.cpu_file)
+        except OSError:
+            return None
+        if self.version == 2:
+            for line in text.splitlines():
+                key, _, value = line.partition(" ")
+                if key == "usage_usec":
+                    return int(value) * 1000
+            return None
+        return int(text)
+
     def join(self, pid: int) -> None:
         for d in self.dirs:
             _write(os.path.join(d, "cgroup.procs"), str(pid))
@@ -133,9 +161,20 @@ class SlotCgroup:
             except OSError:
                 pass
 
-    def remove(self) -> None:
+    def remove(self, wait_s: float = 1.0) -> None:
+        """rmdir the slot's cgroups. Processes just SIGKILLed by kill_all() still count as
+        members until they have exited, and rmdir fails with EBUSY until then: retry briefly."""
+        import time
+
+        deadline = time.monotonic() + wait_s
         for d in self.dirs:
-            try:
-                os.rmdir(d)
-            except OSError:
-                pass
+            while True:
+                try:
+                    os.rmdir(d)
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(0.01)

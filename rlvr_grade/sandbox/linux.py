@@ -97,3 +97,65 @@ def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0) -> N
 
 def prctl(option: int, arg2: int = 0) -> None:
     _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)), "prctl")
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_capabilities() -> None:
+    """Clear every capability of the calling thread (effective, permitted, inheritable)."""
+    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words
+    data = (_CapData * 2)()
+    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+
+
+def map_ids(inside_uid: int, outside_uid: int, inside_gid: int, outside_gid: int, deny_setgroups: bool = True) -> None:
+    """Write the caller's uid/gid maps right after unshare(CLONE_NEWUSER): one id each, which
+    is all an unprivileged process may map."""
+    if deny_setgroups:
+        try:
+            with open("/proc/self/setgroups", "w") as fh:
+                fh.write("deny")
+        except OSError:
+            pass  # inherited as "deny" from the parent namespace already
+    with open("/proc/self/uid_map", "w") as fh:
+        fh.write(f"{inside_uid} {outside_uid} 1")
+    with open("/proc/self/gid_map", "w") as fh:
+        fh.write(f"{inside_gid} {outside_gid} 1")
+
+
+def enter_user_namespace(inside_uid: int = 0, inside_gid: int = 0) -> None:
+    """unshare(CLONE_NEWUSER) and map the caller's own uid/gid to the given ids inside."""
+    uid, gid = os.geteuid(), os.getegid()
+    unshare(CLONE_NEWUSER)
+    map_ids(inside_uid, uid, inside_gid, gid)
+
+
+def user_namespaces_allowed() -> tuple[bool, str]:
+    """Whether this process may create a user namespace, and why not: probed in a child."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 0
+        try:
+            unshare(CLONE_NEWUSER)
+        except OSError as exc:
+            code = exc.errno or 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return True, "user namespaces available"
+    reasons = []
+    for path in ("/proc/sys/user/max_user_namespaces", "/proc/sys/kernel/unprivileged_userns_clone",
+                 "/proc/sys/kernel/apparmor_restrict_unprivileged_userns"):
+        try:
+            with open(path) as fh:
+                reasons.append(f"{os.path.basename(path)}={fh.read().strip()}")
+        except OSError:
+            pass
+    return False, f"unshare(CLONE_NEWUSER) failed: {os.strerror(code)}" + (f" ({', '.join(reasons)})" if reasons else "")

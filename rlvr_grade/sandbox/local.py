@@ -17,11 +17,6 @@ from rlvr_grade.sandbox import protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 
-# Several backends can live in one process (a trainer's shared Grader beside a CLI run, two
-# reward functions): each needs its own slot cgroups and uids, or closing one kills the
-# other's workers (kill_all on a shared cgroup) and their checks share an RLIMIT_NPROC count.
-_INSTANCES = itertools.count()
-
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 
 
@@ -106,10 +101,28 @@ class _Slot:
             self.proc = None
 
 
+def _user_process_count(slots: int) -> int:
+    """Tasks (threads count) of our host uid now, plus what this backend will add (a zygote
+    pair per slot, a pool thread per slot): RLIMIT_NPROC in a user namespace counts them all."""
+    uid, n = os.getuid(), 0
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            st = os.stat(f"/proc/{pid}")
+            if st.st_uid == uid:
+                n += len(os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            pass
+    return n + 3 * slots + 8
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
     from rlvr_grade.sandbox import linux
 
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+_instances = itertools.count()
+_uid_salt = itertools.count()
 
 
 class LocalBackend(Backend):
@@ -117,33 +130,66 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False):
+    def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
+                 seccomp: bool = True, mode: str = "auto"):
+        """`mode`: "root" (namespaces, cgroups, a per-slot uid), "userns" (an unprivileged
+        grader: the same namespaces owned by a user namespace, no cgroups), "none" (no
+        isolation at all: only with `allow_unisolated`), or "auto" (the strongest available).
+        `allow_unisolated` is the explicit opt-in to run untrusted code with the network on
+        and the filesystem writable when no isolation is possible."""
         self.concurrency = concurrency or os.cpu_count() or 1
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self.allow_unisolated = allow_unisolated
+        self.seccomp = seccomp  # off only to test the other layers on their own
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
-        self.isolate = os.geteuid() == 0
-        self._uid_base = 200000 + (os.getpid() % 20000) * 256
-        self._instance = next(_INSTANCES)
+        if mode not in ("auto", "root", "userns", "none"):
+            raise ValueError(f"unknown local sandbox mode {mode!r}")
+        self.mode = mode
+        self.mode_reason = ""
+        self.isolate = mode != "none"  # final after start() resolves "auto"
+        # Two backends in one process (two Graders) must not share uids or cgroups: closing
+        # one would remove the other's cgroups, and RLIMIT_NPROC counts per uid.
+        self._tag = f"{os.getpid()}-{next(_instances)}"
+        self._uid_base = 200000 + ((os.getpid() * 8 + next(_uid_salt)) % 160000) * 256
+
+    def _resolve_mode(self) -> None:
+        from rlvr_grade.sandbox import linux
+
+        if self.mode == "auto":
+            if os.geteuid() == 0:
+                self.mode, self.mode_reason = "root", "running as root"
+            else:
+                ok, why = linux.user_namespaces_allowed()
+                self.mode = "userns" if ok else "none"
+                self.mode_reason = f"not root; {why}"
+        elif self.mode == "root" and os.geteuid() != 0:
+            raise SandboxError("the local sandbox's root mode needs root (euid 0)")
+        self.isolate = self.mode != "none"
 
     def start(self) -> None:
         from rlvr_grade.sandbox.cgroups import cgroup_version
 
+        self._resolve_mode()
         if not self.isolate and not self.allow_unisolated:
             raise SandboxError(
-                "the local sandbox needs root to isolate checks (network, filesystem, cgroups)"
+                "cannot isolate checks here (" + (self.mode_reason or "mode none") + "): the network cannot be cut "
+                "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
-        use_cgroup = self.isolate and cgroup_version() is not None
+        use_cgroup = self.mode == "root" and cgroup_version() is not None
+        nproc_base = _user_process_count(self.concurrency) if self.mode == "userns" else 0
         for i in range(self.concurrency):
             init = {
                 "slot": i,
-                "uid": self._uid_base + (self._instance * self.concurrency + i) % 256,
+                "uid": self._uid_base + i,
                 "isolate": self.isolate,
-                "cgroup": f"{os.getpid()}-{self._instance}-slot{i}" if use_cgroup else None,
+                "mode": self.mode,
+                "nproc_base": nproc_base,
+                "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
+                "seccomp": self.isolate and self.seccomp,
                 "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
             slot = _Slot(i, init)
@@ -188,15 +234,34 @@ class LocalBackend(Backend):
             pytest_version = pytest.__version__
         except ImportError:
             pytest_version = None
+        if self.mode == "auto":
+            self._resolve_mode()
         return {
             "backend": self.name,
             "python": platform.python_version(),
             "pytest": pytest_version,
             "isolated": self.isolate,
+            # The isolation mode can change a reward (cgroup vs RLIMIT_AS memory caps; what
+            # seccomp refuses), so it is part of what a cached reward depends on.
+            "sandbox_mode": self.mode,
+            "seccomp": bool(self.seccomp and self.isolate),
         }
 
     def isolation(self) -> dict[str, Any]:
-        feats: dict[str, Any] = {"isolated": self.isolate}
+        """What this run's checks get: `level` is "full" (root: every layer), "userns" (no
+        root: namespaces, seccomp and rlimits but no cgroups, and checks keep the grader's
+        host uid) or "none" (nothing: the network is on and the filesystem writable)."""
+        feats: dict[str, Any] = {"isolated": self.isolate, "mode": self.mode}
+        if self.mode_reason:
+            feats["mode_reason"] = self.mode_reason
         if self._slots:
             feats.update(self._slots[0].features)
+        if not self.isolate:
+            feats["level"] = "none"
+        elif self.mode == "userns":
+            feats["level"] = "userns"
+        else:
+            full = bool(self._slots) and "cgroup" in self._slots[0].features and not str(
+                self._slots[0].features.get("seccomp", "off")).startswith("off")
+            feats["level"] = "full" if full else "partial"
         return feats

@@ -19,15 +19,33 @@ MNT_DETACH = 2
 REPLACED = ("/tmp", "/dev/shm", "/proc")
 
 
-def needed_paths() -> list[str]:
+def needed_paths(hide: list[str] | None = None) -> list[str]:
+    """What the interpreter in a check must still reach: its prefixes, its sys.path, and the
+    rlvr_grade package. A sys.path entry that *is* a hidden directory (the grader's cwd holding
+    the repo, an editable install's source root) is narrowed to the top-level modules actually
+    imported from it, so the rest of that directory (data, inputs, caches) stays masked."""
+    hidden = {os.path.realpath(h) for h in (hide or [])}
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
     for p in sys.path:
         if p and os.path.isdir(p):
             paths.add(p)
     import rlvr_grade
 
-    paths.add(os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__))))
-    return sorted({os.path.realpath(p) for p in paths})
+    paths.add(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+    real = {os.path.realpath(p) for p in paths}
+    narrowed = set()
+    for p in real:
+        if p not in hidden:
+            narrowed.add(p)
+            continue
+        for mod in list(sys.modules.values()):
+            f = getattr(mod, "__file__", None)
+            if not f:
+                continue
+            f = os.path.realpath(f)
+            if f.startswith(p + "/"):
+                narrowed.add(os.path.join(p, f[len(p) + 1:].split("/", 1)[0]))
+    return sorted(narrowed)
 
 
 def _ancestors(path: str) -> list[str]:
@@ -37,7 +55,7 @@ def _ancestors(path: str) -> list[str]:
 
 def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
     """Return {"masks": [(dir, [child names to re-expose]), ...] shallow first, "files": [...]}."""
-    needed = needed if needed is not None else needed_paths()
+    needed = needed if needed is not None else needed_paths(hide)
     hide_dirs = set()
     hide_files = []
     for h in hide:
@@ -82,8 +100,9 @@ def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
     return {"masks": result, "files": sorted(hide_files)}
 
 
-def apply(fs_plan: dict[str, list], stage: str = "/tmp") -> None:
-    """Run in the check's own mount namespace, as root, before the root goes read-only."""
+def apply(fs_plan: dict[str, list], stage: str = "/tmp", unmount_stage: bool = False) -> None:
+    """Run in the check's own mount namespace, as root, before the root goes read-only.
+    Leaves a small empty tmpfs on `stage` unless `unmount_stage` (the caller mounts over it)."""
     if not fs_plan["masks"] and not fs_plan["files"]:
         return
     linux.mount("tmpfs", stage, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=700")
@@ -116,4 +135,8 @@ def apply(fs_plan: dict[str, list], stage: str = "/tmp") -> None:
             linux.mount("/dev/null", f, None, linux.MS_BIND)
         except OSError:
             pass
-    linux.umount(stage, MNT_DETACH)
+    # The staging tmpfs is left where it is: the check's own /tmp is mounted over it next, so
+    # it is unreachable, and unmounting it would wait for an RCU grace period (several ms
+    # per check on a loaded machine).
+    if unmount_stage:
+        linux.umount(stage, MNT_DETACH)

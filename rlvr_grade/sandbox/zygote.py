@@ -8,7 +8,6 @@ import gc
 import json
 import math
 import os
-import resource
 import secrets
 import select
 import signal
@@ -16,11 +15,12 @@ import sys
 import time
 from typing import Any
 
-from rlvr_grade.sandbox import linux, mounts, protocol
+from rlvr_grade.sandbox import isolation, linux, mounts, protocol
 
-WORKDIR = "/tmp/w"
-TESTDIR = "/tmp/t"
 READ_CHUNK = 65536
+
+
+_SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe, until setup ends
 
 
 class Config:
@@ -31,6 +31,11 @@ class Config:
         self.cgroup_name: str | None = init.get("cgroup")
         self.hide: list[str] = init.get("hide", [])
         self.env: dict[str, str] = init.get("env", {})
+        self.seccomp: bool = init.get("seccomp", True)
+        # "root": real root drops to a per-slot uid. "userns": an unprivileged grader gets the
+        # same namespaces through user namespaces (see become_userns_init).
+        self.mode: str = init.get("mode", "root" if init["isolate"] else "none")
+        self.nproc_base: int = init.get("nproc_base", 0)
 
 
 class Zygote:
@@ -39,20 +44,40 @@ class Zygote:
         self.cgroup = None
         self.pidns_fd: int | None = None
         self.features: dict[str, str] = {}
+        self.filter = None
         self.fs_plan = mounts.plan(cfg.hide)
         if cfg.isolate:
             self._isolate_slot()
+        self.plan = isolation.IsolationPlan(
+            mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None
+        )
 
     def _isolate_slot(self) -> None:
+        if self.cfg.mode == "userns":
+            self.features["user_namespace"] = "unprivileged grader: namespaces owned by a user namespace"
         # One empty network namespace per slot: checks in a slot never overlap, and setting it
         # up once costs nothing per check (a fresh netns per check costs ~0.7 ms + teardown).
         linux.unshare(linux.CLONE_NEWNET)
         self.features["network"] = "own empty network namespace per slot"
         self.pidns_fd = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+        self.features["filesystem"] = "own mount namespace, read-only root, private tmpfs /tmp"
+        self.features["processes"] = "own pid, ipc and uts namespaces per check"
+        self.features["uid"] = ("host uid of the grader, mapped in a user namespace" if self.cfg.mode == "userns"
+                                else "unprivileged per-slot uid")
         if self.cfg.cgroup_name:
             from rlvr_grade.sandbox.cgroups import SlotCgroup
 
             self.cgroup = SlotCgroup(self.cfg.cgroup_name)
+            cpu = "+cpu accounting" if self.cgroup.cpu_file else ""
+            self.features["cgroup"] = f"v{self.cgroup.version} memory+pids{cpu} per slot"
+        if self.cfg.seccomp:
+            from rlvr_grade.sandbox import seccomp
+
+            try:
+                self.filter = seccomp.compile_filter()  # once: loading it per check is ~0.2 ms
+                self.features["seccomp"] = f"{len(self.filter.denied)} syscalls refused"
+            except seccomp.SeccompUnavailable as exc:
+                self.features["seccomp"] = f"off: {exc}"
 
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -60,14 +85,24 @@ class Zygote:
         limits = req["limits"]
         nonce = secrets.token_hex(16)
         res_r, res_w = os.pipe()
+        # The child says "ok" here once its sandbox is set up, then closes it before any
+        # candidate code runs: a failed setup is the infrastructure's failure (sandbox_error),
+        # and the candidate cannot fake one (it never holds this descriptor).
+        setup_r, setup_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
         oom_before = 0
+        cpu_before = None
         if self.cgroup is not None:
             self.cgroup.configure(int(limits["memory_mb"]) << 20, int(limits["processes"]))
             oom_before = self.cgroup.oom_kills()
+            cpu_before = self.cgroup.cpu_ns()
         sys.stdout.flush()
         sys.stderr.flush()
+        if not self.cfg.isolate:
+            import tempfile
+
+            self._scratch = tempfile.mkdtemp(prefix="rlvr-")
         if self.pidns_fd is not None:
             linux.unshare(linux.CLONE_NEWPID)
         t0 = time.monotonic()
@@ -75,33 +110,64 @@ class Zygote:
         if pid == 0:  # pragma: no cover - runs in the child
             code = 70
             try:
-                os.close(res_r), os.close(out_r), os.close(err_r)
-                self._child(payload, limits, nonce, res_w, out_w, err_w)
+                os.close(res_r), os.close(out_r), os.close(err_r), os.close(setup_r)
+                self._child(payload, limits, nonce, res_w, out_w, err_w, setup_w)
                 code = 0
             except BaseException:  # noqa: BLE001 - report what broke the setup, then die
                 try:
                     import traceback
 
-                    os.write(2, traceback.format_exc().encode()[-2000:])
+                    tb = traceback.format_exc().encode()[-2000:]
+                    if _SETUP_FD[0] is not None:
+                        os.write(_SETUP_FD[0], b"error: " + tb)
+                    os.write(2, tb)
                 except BaseException:
                     pass
             finally:
                 os._exit(code)
         if self.pidns_fd is not None:
             linux.setns(self.pidns_fd, linux.CLONE_NEWPID)
-        os.close(res_w), os.close(out_w), os.close(err_w)
-        result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r)
+        os.close(res_w), os.close(out_w), os.close(err_w), os.close(setup_w)
+        result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r, cpu_before, setup_r)
         if self.cgroup is not None:
-            result["oom"] = self.cgroup.oom_kills() > oom_before
-            result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
+            if "sandbox_error" not in result:
+                result["oom"] = self.cgroup.oom_kills() > oom_before
+                result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
+        if not self.cfg.isolate:
+            import shutil
+
+            try:
+                os.killpg(pid, signal.SIGKILL)  # no pid namespace: at least its session's group
+            except OSError:
+                pass
+            shutil.rmtree(self._scratch, ignore_errors=True)
         return result
 
-    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, res_r: int, out_r: int, err_r: int) -> dict[str, Any]:
+    def _cpu_used(self, cpu_before: int | None) -> float | None:
+        """CPU seconds the running check has spent so far, its subprocesses included."""
+        if cpu_before is None or self.cgroup is None:
+            return None
+        now = self.cgroup.cpu_ns()
+        return None if now is None else (now - cpu_before) / 1e9
+
+    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, res_r: int, out_r: int, err_r: int,
+                 cpu_before: int | None = None, setup_r: int | None = None) -> dict[str, Any]:
         wall_limit = float(limits["wall_s"])
+        cpu_limit = float(limits["cpu_s"])
+        # The CPU limit is enforced here, from the slot cgroup's accounting: RLIMIT_CPU is per
+        # process and whole seconds, and misses CPU burnt by subprocesses. The next look is
+        # scheduled no later than the earliest moment the budget could run out on all cores.
+        watch_cpu = cpu_before is not None
+        ncpu = os.cpu_count() or 1
+        next_cpu_look = t0 + min(0.05, cpu_limit / ncpu) if watch_cpu else float("inf")
+        killed_for_cpu = False
+        cpu_seen = 0.0
         cap = int(limits["output_bytes"])
         bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
         caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
+        if setup_r is not None:
+            bufs[setup_r], caps[setup_r] = bytearray(), 8192
         truncated = False
         open_fds = set(bufs)
         pidfd = os.pidfd_open(pid)
@@ -115,6 +181,19 @@ class Zygote:
         drain_until = None
         while open_fds:
             now = time.monotonic()
+            if not exited and now >= next_cpu_look:
+                used = self._cpu_used(cpu_before)
+                if used is None:
+                    next_cpu_look = float("inf")
+                else:
+                    cpu_seen = max(cpu_seen, used)
+                    left = cpu_limit - used
+                    if left <= 0:
+                        os.kill(pid, signal.SIGKILL)
+                        killed_for_cpu = True
+                        next_cpu_look = deadline = float("inf")
+                    else:
+                        next_cpu_look = now + min(0.25, max(0.005, left / ncpu))
             if not exited and now >= deadline:
                 os.kill(pid, signal.SIGKILL)
                 killed_for_wall = True
@@ -123,7 +202,7 @@ class Zygote:
                 drain_until = now + 1.0  # the pid namespace is gone; pipes close at once
             if drain_until is not None and now >= drain_until:
                 break
-            limit_at = min(deadline, drain_until or float("inf"))
+            limit_at = min(deadline, next_cpu_look if not exited else float("inf"), drain_until or float("inf"))
             timeout_ms = None if limit_at == float("inf") else max(0, int((limit_at - now) * 1000) + 1)
             for fd, _ev in poller.poll(timeout_ms):
                 if fd == pidfd:
@@ -138,16 +217,30 @@ class Zygote:
                 room = caps[fd] - len(bufs[fd])
                 if room > 0:
                     bufs[fd] += chunk[:room]
-                if len(chunk) > room and fd != res_r:
+                if len(chunk) > room and fd in (out_r, err_r):
                     truncated = True  # keep draining so the writer never blocks on a full pipe
         if not exited:
             os.kill(pid, signal.SIGKILL)
         _, status, rusage = os.wait4(pid, 0)
         wall = time.monotonic() - t0
-        for fd in (res_r, out_r, err_r, pidfd):
+        for fd in bufs:
             os.close(fd)
+        os.close(pidfd)
+        if setup_r is not None and not bytes(bufs[setup_r]).startswith(b"ok"):
+            why = bytes(bufs[setup_r]).decode("utf-8", "replace").strip().splitlines()
+            return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {status})")}
         records, done, phase = parse_channel(bytes(bufs[res_r]), nonce)
         cpu = rusage.ru_utime + rusage.ru_stime
+        used = self._cpu_used(cpu_before)  # counts daemons and unreaped children too
+        if used is not None:
+            cpu = max(cpu, used, cpu_seen)
+        elif (os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGXCPU)
+              and not killed_for_wall and cpu >= 0.75 * math.ceil(cpu_limit)):
+            # No cgroup (unprivileged): RLIMIT_CPU's SIGKILL is the only CPU stop, and rusage
+            # reads it a little short of the whole-second limit.
+            killed_for_cpu = True
+        if killed_for_cpu:
+            cpu = max(cpu, cpu_limit)
         return {
             "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
@@ -157,6 +250,7 @@ class Zygote:
             "wall_s": wall,
             "peak_memory_mb": rusage.ru_maxrss / 1024,
             "killed_for_wall": killed_for_wall,
+            "killed_for_cpu": killed_for_cpu,
             "output_truncated": truncated,
             "records": records,
             "done": done,
@@ -165,7 +259,7 @@ class Zygote:
         }
 
     # -- inside the child ------------------------------------------------------------------
-    def _child(self, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover
+    def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
         os.setsid()
         devnull = os.open("/dev/null", os.O_RDONLY)
         os.dup2(devnull, 0)
@@ -175,49 +269,25 @@ class Zygote:
         chan = secrets.randbelow(800) + 200
         os.dup2(res_w, chan)
         os.set_inheritable(chan, False)
+        os.dup2(setup_w, chan + 1, inheritable=False)
+        _SETUP_FD[0] = chan + 1
         os.closerange(3, chan)
-        os.closerange(chan + 1, 4096)
+        os.closerange(chan + 2, 4096)
         cfg = self.cfg
-        workdir, testdir = WORKDIR, TESTDIR
         if cfg.isolate:
             if self.cgroup is not None:
-                for d in self.cgroup.dirs:
-                    with open(os.path.join(d, "cgroup.procs"), "w") as fh:
-                        fh.write("0")
-            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-            mounts.apply(self.fs_plan)
-            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
-            disk = int(limits.get("disk_mb", 64))
-            flags = linux.MS_NOSUID | linux.MS_NODEV
-            linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={disk}m,mode=1777")
-            linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
-            linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+                isolation.join_cgroup(self.cgroup.dirs)
+            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)))
         else:
-            import tempfile
-
-            base = tempfile.mkdtemp(prefix="rlvr-")
+            base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
-        os.makedirs(workdir, exist_ok=True)
-        os.makedirs(testdir, exist_ok=True)
+            os.makedirs(workdir, exist_ok=True)
+            os.makedirs(testdir, exist_ok=True)
         write_files(payload, workdir, testdir)
-        if cfg.isolate:
-            os.chown(workdir, cfg.uid, cfg.uid)
-        cpu = int(math.ceil(float(limits["cpu_s"]) + 0.5))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))  # soft = hard: pid-ns init ignores SIGXCPU
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        fsize = int(limits["file_bytes"])
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        nproc = int(limits["processes"])
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-        if self.cgroup is None:
-            mem = int(limits["memory_mb"]) << 20
-            resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-        if cfg.isolate:
-            os.setgroups([])
-            os.setresgid(cfg.uid, cfg.uid, cfg.uid)
-            os.setresuid(cfg.uid, cfg.uid, cfg.uid)
-            linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        isolation.drop_privileges(self.plan, limits, workdir)
+        # If the zygote dies (the grader was killed), the check's pid-namespace init dies, and
+        # with it everything the check started. Set after the uid drop, which clears it.
+        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
         os.chdir(workdir)
         os.environ.clear()
         os.environ.update(cfg.env)
@@ -225,6 +295,11 @@ class Zygote:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if self.filter is not None:
+            self.filter.load()  # last: everything above needed mount/unshare
+        os.write(_SETUP_FD[0], b"ok")
+        os.close(_SETUP_FD[0])
+        _SETUP_FD[0] = None
         run_harness(payload, nonce, chan, workdir, testdir)
         try:
             sys.stdout.flush()
@@ -331,6 +406,21 @@ def warm_up() -> None:
     import rlvr_grade.harness.splitting  # noqa: F401
 
 
+def become_userns_init() -> None:
+    """For an unprivileged grader: enter a user namespace (our uid mapped to 0) and continue as
+    pid 1 of a new pid namespace that this user namespace owns. Per check, the zygote then
+    unshares a pid namespace and must setns() back into its own, which needs CAP_SYS_ADMIN
+    over the user namespace owning it: true of this one, never of the host's. The original
+    process only waits, so the backend's SIGKILL still reaches us (PDEATHSIG)."""
+    linux.enter_user_namespace(0, 0)
+    linux.unshare(linux.CLONE_NEWPID)
+    pid = os.fork()
+    if pid:
+        _, status = os.waitpid(pid, 0)
+        os._exit(max(0, os.waitstatus_to_exitcode(status)) & 0xFF)
+    linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def main(in_fd: int, out_fd: int) -> None:
     # Our frames travel on private fds; fd 0/1 point elsewhere so nothing stray corrupts them.
     devnull = os.open("/dev/null", os.O_RDWR)
@@ -341,6 +431,8 @@ def main(in_fd: int, out_fd: int) -> None:
         return
     try:
         cfg = Config(init)
+        if cfg.mode == "userns":
+            become_userns_init()
         warm_up()
         zygote = Zygote(cfg)
     except BaseException as exc:  # noqa: BLE001

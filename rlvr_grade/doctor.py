@@ -1,0 +1,336 @@
+"""`rlvr-grade doctor`: which protections a check really gets on this machine, and why a
+missing one is missing. Nothing is inferred from the configuration alone: a probe check runs
+in the real local sandbox and reports what it can see and do from the inside (namespace
+inodes, /proc/self/status, its rlimits, a connect to a server the doctor starts on the host's
+loopback, writes to the root, reads of a planted secret); host facts (euid, kernel, cgroup
+controllers, user namespaces, libseccomp) only explain the *why*."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import socket
+import tempfile
+import threading
+import uuid
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rlvr_grade.types import SandboxError
+
+
+@dataclass(frozen=True)
+class Protection:
+    """One layer: whether the probe found it active, and what it saw (or why it is off)."""
+
+    name: str
+    active: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `doctor` found: every protection, the host facts behind them, the backend's own
+    isolation summary, and whether `score` would refuse to run here without the UNSAFE flag."""
+
+    protections: tuple[Protection, ...]
+    host: dict[str, Any] = field(default_factory=dict)
+    isolation: dict[str, Any] = field(default_factory=dict)
+    score_refuses: bool = False
+
+    @property
+    def all_active(self) -> bool:
+        return all(p.active for p in self.protections)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "all_active": self.all_active,
+            "score_refuses_without_unsafe_flag": self.score_refuses,
+            "protections": [asdict(p) for p in self.protections],
+            "host": self.host,
+            "isolation": self.isolation,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+
+PROBE = r'''
+import errno, json, os, resource, socket
+r = {"ns": {}, "rlimits": {}}
+for ns in ("net", "mnt", "pid", "ipc", "uts", "user"):
+    try:
+        r["ns"][ns] = os.stat(f"/proc/self/ns/{ns}").st_ino
+    except OSError:
+        r["ns"][ns] = None
+r["pid"] = os.getpid()
+r["uid"] = os.getuid()
+status = {}
+for line in open("/proc/self/status"):
+    k, _, v = line.partition(":")
+    status[k] = v.strip()
+r["no_new_privs"] = status.get("NoNewPrivs")
+r["seccomp"] = status.get("Seccomp")
+r["cap_eff"] = status.get("CapEff")
+try:
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    r["inet_socket"] = "created"
+    s.settimeout(2)
+    try:
+        s.connect(("127.0.0.1", PORT))
+        r["loopback"] = "connected"
+    except OSError as e:
+        r["loopback"] = f"refused: {e.strerror}"
+    s.close()
+except OSError as e:
+    r["inet_socket"] = f"refused: {e.strerror}"
+    r["loopback"] = "no socket"
+try:  # /proc/net is per network namespace (/sys/class/net would show the host's sysfs)
+    with open("/proc/net/dev") as fh:
+        r["ifaces"] = sorted(ln.split(":")[0].strip() for ln in fh.read().splitlines()[2:])
+except OSError:
+    r["ifaces"] = []
+try:
+    with open("/proc/net/route") as fh:
+        r["routes"] = max(0, len(fh.read().splitlines()) - 1)
+except OSError:
+    r["routes"] = None
+r["writes"] = {}
+for path in ("/rlvr-doctor-probe", "/etc/rlvr-doctor-probe", "/var/tmp/rlvr-doctor-probe", "/tmp/rlvr-doctor-probe"):
+    try:
+        with open(path, "w") as fh:
+            fh.write("x")
+        r["writes"][path] = "written"
+        os.unlink(path)
+    except OSError as e:
+        r["writes"][path] = errno.errorcode.get(e.errno, str(e.errno))
+for name in ("CPU", "FSIZE", "NPROC", "CORE", "AS"):
+    r["rlimits"][name] = resource.getrlimit(getattr(resource, "RLIMIT_" + name))
+r["cgroup"] = open("/proc/self/cgroup").read().splitlines()
+r["secrets"] = {}
+for path in SECRETS:
+    try:
+        with open(path) as fh:
+            r["secrets"][path] = "READABLE" if "TOKEN" in fh.read() else "other content"
+    except OSError as e:
+        r["secrets"][path] = errno.errorcode.get(e.errno, str(e.errno))
+try:
+    r["cwd_listing"] = sorted(os.listdir(CWD))
+except OSError as e:
+    r["cwd_listing"] = errno.errorcode.get(e.errno, str(e.errno))
+try:
+    open(f"/proc/{GRADER_PID}/environ", "rb").read()
+    r["grader_environ"] = "READABLE"
+except OSError as e:
+    r["grader_environ"] = errno.errorcode.get(e.errno, str(e.errno))
+print("RLVR-DOCTOR " + json.dumps(r))
+'''
+
+
+def _host_facts() -> dict[str, Any]:
+    from rlvr_grade.sandbox import linux
+    from rlvr_grade.sandbox.cgroups import ROOT, cgroup_version
+
+    facts: dict[str, Any] = {
+        "euid": os.geteuid(),
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+        "cgroup_version": cgroup_version(),
+    }
+    if facts["cgroup_version"] == 1:
+        facts["cgroup_controllers"] = sorted(c for c in ("memory", "pids", "cpuacct") if os.path.isdir(os.path.join(ROOT, c)))
+    elif facts["cgroup_version"] == 2:
+        try:
+            with open(os.path.join(ROOT, "cgroup.controllers")) as fh:
+                facts["cgroup_controllers"] = fh.read().split()
+        except OSError:
+            facts["cgroup_controllers"] = []
+    ok, why = linux.user_namespaces_allowed()
+    facts["user_namespaces"] = why
+    try:
+        from rlvr_grade.sandbox import seccomp
+
+        seccomp._lib()
+        facts["libseccomp"] = "found"
+    except OSError as exc:
+        facts["libseccomp"] = str(exc)
+    try:
+        major, minor = (int(x) for x in platform.release().split(".")[:2])
+        facts["mount_setattr"] = (major, minor) >= (5, 12)
+    except ValueError:
+        facts["mount_setattr"] = None
+    return facts
+
+
+class _Listener:
+    """A real TCP server on the host's loopback: the probe must not reach it."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self._stop = False
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop = True
+        self._thread.join()
+        self.sock.close()
+
+
+def _host_ns() -> dict[str, int | None]:
+    out = {}
+    for ns in ("net", "mnt", "pid", "ipc", "uts", "user"):
+        try:
+            out[ns] = os.stat(f"/proc/self/ns/{ns}").st_ino
+        except OSError:
+            out[ns] = None
+    return out
+
+
+def diagnose(mode: str = "auto") -> Report:
+    """Start the local sandbox the way `score` would, run one probe check in it, and report
+    every protection as found. Raises SandboxError when no sandbox process can start at all."""
+    from rlvr_grade.harness.splitting import assert_ids
+    from rlvr_grade.sandbox.local import LocalBackend
+    from rlvr_grade.types import Check, Limits
+
+    facts = _host_facts()
+    token = "TOKEN-" + uuid.uuid4().hex
+    planted = tempfile.mkdtemp(prefix="rlvr-doctor-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
+    secret = os.path.join(planted, "grader-secret.txt")
+    with open(secret, "w") as fh:
+        fh.write(token)
+    listener = _Listener()
+    cwd = os.getcwd()
+    # The probe program names what it looks for; the token itself stays out of it ("TOKEN"
+    # prefix is enough to recognise the planted file).
+    program = (PROBE.replace("PORT", str(listener.port)).replace("SECRETS", repr([secret]))
+               .replace("CWD", repr(cwd)).replace("GRADER_PID", str(os.getpid())))
+    backend = LocalBackend(concurrency=1, hide=[planted], allow_unisolated=True, mode=mode)
+    try:
+        backend.start()
+        tests = "assert True\n"
+        ex = backend.run(Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
+                               limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256)))
+        isolation = backend.isolation()
+    finally:
+        backend.close()
+        listener.close()
+        shutil.rmtree(planted, ignore_errors=True)
+    line = next((ln for ln in ex.stdout.splitlines() if ln.startswith("RLVR-DOCTOR ")), None)
+    if line is None:
+        raise SandboxError(f"the doctor's probe check did not report (stderr: {ex.stderr.strip()[-300:]!r})")
+    seen = json.loads(line[len("RLVR-DOCTOR "):])
+    protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd)
+    by_name = {p.name: p for p in protections}
+    refuses = not (by_name["network"].active and by_name["read-only root"].active)
+    return Report(protections=tuple(protections), host=facts, isolation=isolation, score_refuses=refuses)
+
+
+def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: int, cwd: str) -> list[Protection]:
+    root = facts["euid"] == 0
+    none_reason = isolation.get("mode_reason") or "isolation is off"
+    userns = isolation.get("mode") == "userns"
+    out: list[Protection] = []
+
+    def add(name: str, active: bool, good: str, bad: str) -> None:
+        out.append(Protection(name, bool(active), good if active else bad))
+
+    def ns_differs(ns: str) -> bool:
+        return seen["ns"].get(ns) is not None and seen["ns"].get(ns) != host_ns.get(ns)
+
+    net_cut = ns_differs("net") and accepted == 0 and seen["loopback"] != "connected"
+    add("network", net_cut,
+        f"own network namespace (interfaces: {', '.join(seen['ifaces']) or 'none'}; routes: {seen['routes']}); "
+        f"host loopback server not reached ({seen['loopback']})",
+        f"host loopback server reached or shared network namespace: {none_reason}")
+    ro = all(v in ("EROFS", "EACCES") for k, v in seen["writes"].items() if not k.startswith("/tmp/"))
+    add("mount namespace", ns_differs("mnt"), "own mount namespace", f"shares the host's mount namespace: {none_reason}")
+    add("read-only root", ro and ns_differs("mnt"),
+        "writes outside /tmp refused (" + ", ".join(f"{k}: {v}" for k, v in seen["writes"].items()) + ")",
+        ("kernel " + facts["kernel"] + " is too old for mount_setattr (needs 5.12)") if facts.get("mount_setattr") is False
+        else f"a write outside /tmp succeeded ({seen['writes']}): {none_reason}")
+    add("private /tmp", seen["writes"].get("/tmp/rlvr-doctor-probe") == "written" and ns_differs("mnt"),
+        "fresh size-capped tmpfs per check", f"/tmp is the host's: {none_reason}")
+    add("pid namespace", ns_differs("pid") and seen["pid"] == 1,
+        "check runs as pid 1 of its own pid namespace; killing it kills all it started",
+        f"shares the host's pid namespace: {none_reason}")
+    add("ipc namespace", ns_differs("ipc"), "own ipc namespace", f"shared: {none_reason}")
+    add("uts namespace", ns_differs("uts"), "own uts namespace", f"shared: {none_reason}")
+    caps = int(seen.get("cap_eff") or "0", 16)
+    if isolation.get("mode") == "none":
+        add("uid drop", False, "", f"checks run as the grader's own uid {seen['uid']}: {none_reason}")
+    elif userns:
+        add("uid drop", caps == 0,
+            f"uid {seen['uid']} with no capabilities, in a nested user namespace that owns nothing (on the host "
+            "it is still the grader's own uid: files that user may read outside the masked folders stay readable)",
+            f"capabilities left: {seen.get('cap_eff')}")
+    else:
+        add("uid drop", seen["uid"] != 0 and caps == 0, f"unprivileged uid {seen['uid']}, no capabilities",
+            "checks run as root (uid 0)" if seen["uid"] == 0 else f"capabilities left: {seen.get('cap_eff')}")
+    add("no_new_privs", seen["no_new_privs"] == "1", "set (setuid binaries cannot raise privileges)",
+        f"not set: {none_reason}")
+    seccomp_feat = str(isolation.get("seccomp", "off: " + none_reason))
+    add("seccomp", seen["seccomp"] == "2" and seen["inet_socket"].startswith("refused"),
+        f"filter mode ({seccomp_feat}; inet socket: {seen['inet_socket']})",
+        seccomp_feat.removeprefix("off: ") if seccomp_feat.startswith("off") else f"filter not loaded (Seccomp: {seen['seccomp']})")
+    groups = "\n".join(seen["cgroup"])
+
+    def cg_reason(controller: str) -> str:
+        if not root:
+            return "not root: cgroups need root (or a delegated cgroup)"
+        if facts.get("cgroup_version") is None:
+            return "no cgroup v1 memory+pids hierarchy and no cgroup v2 mount under /sys/fs/cgroup"
+        have = facts.get("cgroup_controllers", [])
+        if facts.get("cgroup_version") == 1 and controller not in have or facts.get("cgroup_version") == 2 and controller in ("memory", "pids") and controller not in have:
+            return f"cgroup controller {controller!r} not available (have: {', '.join(have)})"
+        return f"check not in an rlvr-grade {controller} cgroup ({groups!r})"
+
+    def in_cg(controller: str) -> bool:
+        for ln in seen["cgroup"]:
+            _, ctrls, path = ln.split(":", 2)
+            if "rlvr-grade" in path and (controller in ctrls.split(",") or ctrls == ""):
+                return True
+        return False
+
+    add("memory cgroup", in_cg("memory"), "per-slot memory cgroup: an out-of-memory check is killed alone",
+        cg_reason("memory") + "; memory is capped by RLIMIT_AS instead")
+    add("pids cgroup", in_cg("pids"), "per-slot pids cgroup: a fork bomb is capped whatever the uid",
+        cg_reason("pids") + "; processes are capped by RLIMIT_NPROC instead (counted per host uid)")
+    add("cpu accounting", in_cg("cpuacct") or (facts.get("cgroup_version") == 2 and in_cg("memory")),
+        "CPU limit counts every process of the check (cgroup accounting), not just one",
+        cg_reason("cpuacct") + "; CPU is limited per process by RLIMIT_CPU (whole seconds)")
+    version = facts.get("cgroup_version")
+    add("cgroup version", version is not None and root and in_cg("memory"),
+        f"cgroup v{version} ({', '.join(facts.get('cgroup_controllers', []))})",
+        (f"cgroup v{version} mounted, unused: " if version else "") + cg_reason("memory"))
+    rl = seen["rlimits"]
+    finite = [k for k in ("CPU", "FSIZE", "NPROC", "CORE") if rl[k][1] != -1]
+    add("rlimits", len(finite) == 4, "; ".join(f"{k}={rl[k][0]}" for k in ("CPU", "FSIZE", "NPROC", "CORE", "AS")),
+        f"unlimited: {', '.join(k for k in ('CPU', 'FSIZE', 'NPROC', 'CORE') if k not in finite)}")
+    leaks = [p for p, v in seen["secrets"].items() if v == "READABLE"]
+    listing = seen["cwd_listing"]
+    # Re-exposed interpreter folders (.venv, the rlvr_grade package) may show; no file may.
+    cwd_ok = not isinstance(listing, list) or not any(os.path.isfile(os.path.join(cwd, e)) for e in listing)
+    add("masked grader files", not leaks and cwd_ok and seen["grader_environ"] != "READABLE",
+        f"planted secret unreadable ({', '.join(f'{v}' for v in seen['secrets'].values())}); grader cwd shows only "
+        f"{listing if isinstance(listing, list) else 'nothing (' + listing + ')'}; grader's /proc/<pid>/environ: "
+        f"{seen['grader_environ']}",
+        f"visible: secrets {leaks}, cwd {listing}, grader environ {seen['grader_environ']}: {none_reason}")
+    return out

@@ -1,0 +1,110 @@
+"""Isolate the calling process *now*: the per-check steps of the local sandbox as a reusable
+function, for the zygote's forked child and for any worker that forks checks itself (a warm
+worker inside a gVisor or Beam sandbox can apply the same namespaces, mounts, rlimits, uid
+drop and seccomp).
+
+Call order, in a freshly forked single-threaded child:
+
+    enter_filesystem(plan, disk_mb)      # mount/ipc/uts namespaces, masks, read-only root, tmpfs
+    ... write the check's files into WORKDIR / TESTDIR ...
+    drop_privileges(plan, limits)        # rlimits, uid (or nested user namespace), no_new_privs
+    filter.load()                        # seccomp last: the steps above need mount/unshare
+
+What the caller must have done first: for `mode="root"`, be root; for `mode="userns"`, be
+root *inside* a user namespace that owns the current pid namespace (see
+zygote.become_userns_init). A fresh /proc shows only the check's processes when the caller
+was forked into a new pid namespace (unshare(CLONE_NEWPID) before fork); the network is cut
+by whatever network namespace the caller sits in (the zygote unshares an empty one per slot)."""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+from dataclasses import dataclass, field
+from typing import Any
+
+from rlvr_grade.sandbox import linux, mounts
+
+WORKDIR = "/tmp/w"
+TESTDIR = "/tmp/t"
+CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
+
+
+@dataclass(frozen=True)
+class IsolationPlan:
+    """How one worker isolates each check. `mode`: "root" (drop to `uid`), "userns" (nested
+    user namespace mapped to CHECK_UID), "none" (nothing). `fs_plan` is mounts.plan(hide)."""
+
+    mode: str
+    uid: int = 65534
+    fs_plan: dict[str, list] = field(default_factory=lambda: {"masks": [], "files": []})
+    nproc_base: int = 0  # userns: RLIMIT_NPROC counts the grader's own processes too
+    has_cgroup: bool = False  # memory is capped by a cgroup (else RLIMIT_AS), CPU watched outside
+
+    @property
+    def isolated(self) -> bool:
+        return self.mode != "none"
+
+
+def join_cgroup(dirs: list[str]) -> None:
+    """Move the calling (single-threaded) process into the given cgroup directories (one per
+    v1 hierarchy). On v1, "0" written to `tasks` moves just the calling thread, which the
+    kernel (6.0+) does without the global threadgroup rwsem that `cgroup.procs` takes: that
+    lock waits for an RCU grace period, ~1 ms CPU and up to ~15 ms of waiting per check on
+    a loaded machine. A single-threaded process moved by its only thread is moved whole."""
+    for d in dirs:
+        tasks = os.path.join(d, "tasks")
+        with open(tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs"), "w") as fh:
+            fh.write("0")
+
+
+def enter_filesystem(plan: IsolationPlan, disk_mb: int = 64) -> tuple[str, str]:
+    """Own mount/ipc/uts namespaces; the grader's folders masked; the whole tree read-only and
+    nosuid; fresh size-capped tmpfs on /tmp and /dev/shm; a fresh /proc. Returns (workdir,
+    testdir), both created and empty."""
+    linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
+    linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+    mounts.apply(plan.fs_plan)
+    linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
+    flags = linux.MS_NOSUID | linux.MS_NODEV
+    linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={int(disk_mb)}m,mode=1777")
+    linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
+    linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+    os.makedirs(WORKDIR)
+    os.makedirs(TESTDIR)
+    return WORKDIR, TESTDIR
+
+
+def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | None = None) -> None:
+    """rlimits (CPU backstop, core, file size, processes; address space when no memory
+    cgroup), then the uid drop and no_new_privs. `limits` is asdict(Limits)."""
+    if plan.isolated and plan.mode != "userns" and workdir:
+        os.chown(workdir, plan.uid, plan.uid)
+    # A backstop per process (whole seconds): with a cgroup, the zygote stops the check at its
+    # exact limit from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
+    cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if plan.has_cgroup else 0)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    fsize = int(limits["file_bytes"])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    nproc = int(limits["processes"])
+    if plan.mode == "userns":
+        nproc += plan.nproc_base  # RLIMIT_NPROC counts every process of the host uid
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    if not plan.has_cgroup:
+        mem = int(limits["memory_mb"]) << 20
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    if plan.mode == "userns":
+        # A nested user namespace that owns nothing: the check keeps no capability over the
+        # mount, network or pid namespaces set up above (so no remount rw, no new mounts).
+        linux.unshare(linux.CLONE_NEWUSER)
+        linux.map_ids(CHECK_UID, 0, CHECK_UID, 0, deny_setgroups=False)
+        linux.drop_capabilities()
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    elif plan.isolated:
+        # Root ignores RLIMIT_NPROC and could remount / read-write: the drop is required.
+        os.setgroups([])
+        os.setresgid(plan.uid, plan.uid, plan.uid)
+        os.setresuid(plan.uid, plan.uid, plan.uid)
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)

@@ -1,0 +1,7 @@
+# Spins forever in the check's own process.
+while True:
+    pass
+
+
+def escaped():
+    return True

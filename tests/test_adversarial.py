@@ -1,0 +1,445 @@
+"""Hostile candidates against the real local sandbox (tests/adversarial/, one file per failure
+mode). Every fixture defines `escaped()`, true when its attack got through, and the check's
+test is `assert escaped()`: a working defence scores the check 0, a broken one scores it 1.
+
+After each attack: the status is the one the attack implies, the reward is 0, the grader and
+its workers are still the same processes, the next honest check passes on every slot, and no
+process, mount or cgroup member of *this* backend is left behind (other graders may be running
+on the machine at the same time, so only our own uids, markers and cgroups are inspected)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import string
+import tempfile
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from rlvr_grade.harness.splitting import assert_ids
+from rlvr_grade.scoring import RewardConfig, score
+from rlvr_grade.types import Check, Limits
+from tests.conftest import requires_root
+
+pytestmark = requires_root
+
+FIXTURES = Path(__file__).resolve().parent / "adversarial"
+SECRET = "rlvr-secret-" + uuid.uuid4().hex
+TESTS = "assert escaped()\n"
+HONEST = ("def f(x):\n    return x + 1\n", "assert f(1) == 2\nassert f(2) == 3\n")
+QUICK = Limits(cpu_s=1.0, wall_s=4.0, memory_mb=128, processes=32, output_bytes=256 << 10, file_bytes=4 << 20, disk_mb=16)
+
+
+def program(name: str, **values: object) -> str:
+    """The fixture's source with $NAME placeholders filled (lists as JSON)."""
+    text = (FIXTURES / f"{name}.py").read_text()
+    return string.Template(text).safe_substitute({k: v if isinstance(v, str) else json.dumps(v) for k, v in values.items()})
+
+
+def make_check(source: str, tests: str = TESTS, limits: Limits = QUICK) -> Check:
+    return Check(style="asserts", program=source, tests=tests, expected_tests=tuple(assert_ids(tests)), limits=limits)
+
+
+class Host:
+    """Secrets planted where the grader keeps its own files: its home (HOME points at a
+    throwaway directory), its working directory, and its environment."""
+
+    def __init__(self) -> None:
+        self.home = Path(tempfile.mkdtemp(prefix="rlvr-adv-home-", dir="/var/tmp"))
+        (self.home / ".netrc").write_text(f"machine example.com password {SECRET}\n")
+        self.cwd_secret = Path(os.getcwd()) / f".rlvr-adv-secret-{os.getpid()}"
+        self.cwd_secret.write_text(SECRET)
+        self.outside = Path(tempfile.mkdtemp(prefix="rlvr-adv-outside-", dir="/var/tmp"))
+
+    @property
+    def secret_paths(self) -> list[str]:
+        return [str(self.home / ".netrc"), str(self.cwd_secret), "/root/.netrc"]
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.home, ignore_errors=True)
+        shutil.rmtree(self.outside, ignore_errors=True)
+        self.cwd_secret.unlink(missing_ok=True)
+
+
+def _mount_count() -> int:
+    with open("/proc/self/mountinfo") as fh:
+        return sum(1 for _ in fh)
+
+
+def _uid_of(pid: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("Uid:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def _cmdlines_with(marker: str) -> list[str]:
+    hits = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if marker.encode() in fh.read():
+                    hits.append(pid)
+        except OSError:
+            pass
+    return hits
+
+
+class Harness:
+    """One warm backend plus the after-every-attack checks."""
+
+    def __init__(self, backend) -> None:
+        self.backend = backend
+        self.uids = {s.init["uid"] for s in backend._slots}
+        self.zygotes = [s.proc.pid for s in backend._slots]
+        self.mounts = _mount_count()
+
+    def run(self, source: str, limits: Limits = QUICK):
+        check = make_check(source, limits=limits)
+        ex = self.backend.run(check)
+        return ex, score(check, ex, RewardConfig(), 0.0)
+
+    def leftover_processes(self) -> list[str]:
+        return [p for p in filter(str.isdigit, os.listdir("/proc")) if _uid_of(p) in self.uids]
+
+    def cgroup_members(self) -> list[str]:
+        members = []
+        for slot in self.backend._slots:
+            if not slot.init.get("cgroup"):
+                continue
+            from rlvr_grade.sandbox.cgroups import SlotCgroup
+
+            for d in SlotCgroup(slot.init["cgroup"]).dirs:
+                with open(os.path.join(d, "cgroup.procs")) as fh:
+                    members += fh.read().split()
+        return members
+
+    def assert_clean_and_alive(self) -> None:
+        assert [s.proc.pid for s in self.backend._slots] == self.zygotes, "a worker was killed or restarted"
+        assert all(s.proc.poll() is None for s in self.backend._slots)
+        assert self.leftover_processes() == []
+        assert self.cgroup_members() == []
+        assert _mount_count() == self.mounts
+        for _ in self.backend._slots:  # the free-slot queue is FIFO: this visits every slot
+            check = make_check(HONEST[0], HONEST[1], Limits(cpu_s=2.0))
+            ex = self.backend.run(check)
+            out = score(check, ex, RewardConfig(), 0.0)
+            assert (out.status, out.reward) == ("pass", 1.0), (out, ex.stderr[-500:])
+
+
+@pytest.fixture(scope="module")
+def host():
+    h = Host()
+    yield h
+    h.cleanup()
+
+
+def _backend(host: Host, seccomp: bool):
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    old_home, old_secret = os.environ.get("HOME"), os.environ.get("RLVR_ADV_SECRET")
+    os.environ["HOME"] = str(host.home)
+    os.environ["RLVR_ADV_SECRET"] = SECRET  # the grader's environment must not reach a check
+    try:
+        backend = LocalBackend(concurrency=2 if seccomp else 1, seccomp=seccomp)
+        backend.start()
+    finally:
+        for key, old in (("HOME", old_home), ("RLVR_ADV_SECRET", old_secret)):
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
+    return backend
+
+
+@pytest.fixture(scope="module")
+def sandbox(host):
+    backend = _backend(host, seccomp=True)
+    yield Harness(backend)
+    names = [s.init.get("cgroup") for s in backend._slots]
+    backend.close()
+    for name in filter(None, names):  # close() leaves no cgroup behind
+        for base in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"):
+            assert not os.path.exists(os.path.join(base, "rlvr-grade", name))
+
+
+@pytest.fixture(scope="module")
+def no_seccomp(host):
+    """The same sandbox without its seccomp layer: each other layer must hold on its own."""
+    backend = _backend(host, seccomp=False)
+    yield Harness(backend)
+    backend.close()
+
+
+def _expect(sandbox: Harness, name: str, statuses: tuple[str, ...], limits: Limits = QUICK, **values):
+    ex, out = sandbox.run(program(name, **values), limits)
+    assert out.status in statuses, (out, ex.stdout[-800:], ex.stderr[-800:])
+    assert out.reward == 0.0
+    sandbox.assert_clean_and_alive()
+    return ex, out
+
+
+# -- resources ------------------------------------------------------------------------------
+def test_fork_bomb_is_capped_and_timed_out(sandbox):
+    # Memory room for 32 copies of the interpreter, so the CPU limit is what ends it (with
+    # 128 MiB the memory cgroup may strike first, which is as correct but less predictable).
+    ex, _ = _expect(sandbox, "fork_bomb", ("timeout",), Limits(cpu_s=1.0, wall_s=6.0, memory_mb=512, processes=32))
+    assert ex.limit_hit == "cpu"
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_process_cap_holds_for_a_bounded_fork_bomb(layer, request):
+    h = request.getfixturevalue(layer)
+    ex, _ = _expect(h, "fork_many", ("fail",))
+    forked = int(ex.stdout.split("forked")[-1].split()[0])
+    assert forked < QUICK.processes
+
+
+def test_memory_hog_is_memory_limit(sandbox):
+    ex, _ = _expect(sandbox, "memory_hog", ("memory_limit",))
+    assert ex.limit_hit == "memory"
+
+
+def test_cpu_spin_stops_at_the_cpu_limit(sandbox):
+    ex, _ = _expect(sandbox, "cpu_spin", ("timeout",), Limits(cpu_s=0.5, wall_s=10.0, memory_mb=128))
+    assert ex.limit_hit == "cpu"
+    assert ex.cpu_s < 1.0  # the zygote's watch, not the whole-second RLIMIT_CPU backstop
+
+
+def test_cpu_burnt_by_subprocesses_counts(sandbox):
+    # The check itself sleeps; only cgroup accounting sees its children's CPU. Without it the
+    # wall backstop (10 s) would fire instead and the limit hit would read "wall".
+    ex, _ = _expect(sandbox, "cpu_spin_subprocesses", ("timeout",), Limits(cpu_s=0.5, wall_s=10.0, memory_mb=256))
+    assert ex.limit_hit == "cpu"
+
+
+def test_sleep_forever_hits_the_wall_backstop(sandbox):
+    ex, _ = _expect(sandbox, "sleep_forever", ("timeout",), Limits(cpu_s=0.5, wall_s=1.0, memory_mb=128))
+    assert ex.limit_hit == "wall"
+
+
+def test_output_flood_is_capped(sandbox):
+    ex, _ = _expect(sandbox, "output_flood", ("fail",))
+    assert ex.output_truncated
+    assert len(ex.stdout.encode()) <= QUICK.output_bytes and len(ex.stderr.encode()) <= QUICK.output_bytes
+
+
+def test_disk_fill_stops_at_the_tmp_size(sandbox):
+    ex, _ = _expect(sandbox, "disk_fill_tmp", ("fail",))
+    assert "No space left" in ex.stdout
+
+
+def test_file_size_cap(sandbox):
+    ex, _ = _expect(sandbox, "file_size_cap", ("fail", "runtime_error"))
+    assert "File too large" in ex.stdout or ex.limit_hit == "file_size"
+
+
+# -- network --------------------------------------------------------------------------------
+class _Listener:
+    def __init__(self) -> None:
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.accepted = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.accepted += 1
+            conn.sendall(b"hi\n")
+            conn.close()
+
+    def close(self) -> None:
+        self.stop = True
+        self.thread.join()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_host_loopback_server_is_unreachable(layer, request):
+    h = request.getfixturevalue(layer)
+    server = _Listener()
+    try:
+        # The server really listens: the grader's own side reaches it.
+        socket.create_connection(("127.0.0.1", server.port), timeout=2).close()
+        for _ in range(100):
+            if server.accepted:
+                break
+            threading.Event().wait(0.02)
+        seen = server.accepted
+        assert seen == 1
+        _expect(h, "network_loopback", ("fail", "runtime_error"), PORT=server.port)
+        assert server.accepted == seen
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_outside_address_is_unreachable(layer, request):
+    h = request.getfixturevalue(layer)
+    try:
+        ip = socket.gethostbyname("pypi.org")
+    except OSError:
+        ip = "151.101.0.223"
+    ex, _ = _expect(h, "network_outside", ("fail", "runtime_error"), OUTSIDE_IP=ip)
+    assert "tcp failed" in ex.stdout and "udp failed" in ex.stdout and "dns failed" in ex.stdout
+
+
+def test_refused_syscalls(sandbox):
+    ex, _ = _expect(sandbox, "syscalls_refused", ("fail",))
+    assert "Address family not supported" in ex.stdout
+
+
+# -- the host's files and processes ---------------------------------------------------------
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_host_secrets_are_not_readable(layer, request, host):
+    h = request.getfixturevalue(layer)
+    assert all(SECRET in Path(p).read_text() for p in host.secret_paths[:2])  # they are there
+    ex, _ = _expect(h, "read_host_secrets", ("fail",), PATHS=host.secret_paths, SECRET=SECRET, GRADER_PID=os.getpid())
+    assert "found []" in ex.stdout
+
+
+def test_input_file_and_grader_cwd_are_hidden_through_score_file(tmp_path, host):
+    from rlvr_grade.api import ScoreOptions, score_file
+
+    data = Path(tempfile.mkdtemp(prefix="rlvr-adv-input-", dir="/var/tmp"))
+    try:
+        src = data / "rollouts.jsonl"
+        probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), os.path.abspath("pyproject.toml")],
+                        SECRET=SECRET, GRADER_PID=os.getpid())
+        src.write_text(json.dumps({"completion": probe, "tests": TESTS, "answer_key": SECRET}) + "\n")
+        out = data / "scored.jsonl"
+        summary = score_file(str(src), str(out), ScoreOptions(concurrency=1))
+        row = json.loads(out.read_text())
+        assert (row["status"], row["reward"]) == ("fail", 0.0), {k: v for k, v in row.items() if k != "completion"}
+        assert summary.isolation.get("isolated") is True
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+
+
+def test_another_checks_files_and_processes_are_unreachable(sandbox):
+    marker = str(900000000 + uuid.uuid4().int % 99999999)
+    victim_result = {}
+
+    def victim() -> None:
+        victim_result["ex"] = sandbox.backend.run(make_check(program("other_check_writer", MARKER=marker), "assert not escaped()\n"))
+
+    t = threading.Thread(target=victim)
+    t.start()
+    try:
+        # Wait until the victim is really running (its sleeper is visible from the host).
+        for _ in range(100):
+            if _cmdlines_with(marker):
+                break
+            threading.Event().wait(0.02)
+        assert _cmdlines_with(marker), "the victim check never started"
+        ex, out = sandbox.run(program("read_other_check", MARKER_HEAD=marker[:4], MARKER_TAIL=marker[4:]))
+    finally:
+        t.join()
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-500:])
+    assert victim_result["ex"].done
+    assert _cmdlines_with(marker) == []
+    sandbox.assert_clean_and_alive()
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_writes_outside_the_workdir_do_not_reach_the_host(layer, request, host):
+    h = request.getfixturevalue(layer)
+    targets = [str(host.outside / "owned"), "/etc/rlvr-owned", "/var/tmp/rlvr-owned-" + uuid.uuid4().hex,
+               os.path.join(os.getcwd(), "rlvr-owned"), "/dev/shm/../rlvr-owned"]
+    _expect(h, "write_outside_workdir", ("fail",), PATHS=targets)
+    for t in targets:
+        assert not os.path.exists(t), t
+
+
+def test_killing_the_parent_and_everyone_leaves_the_grader_running(sandbox):
+    zygote = sandbox.backend._slots[0].proc.pid
+    _expect(sandbox, "kill_parent", ("fail", "runtime_error"), GRADER_PID=os.getpid(), ZYGOTE_PID=zygote)
+
+
+def test_daemon_does_not_outlive_its_check(sandbox):
+    marker = str(900000000 + uuid.uuid4().int % 99999999)
+    _expect(sandbox, "daemon_outlives", ("fail",), MARKER=marker)
+    assert _cmdlines_with(marker) == []
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_raising_its_own_limits_back_fails(layer, request):
+    h = request.getfixturevalue(layer)
+    ex, _ = _expect(h, "raise_own_limits", ("fail",))
+    assert "mount:" in ex.stdout and "mount: 0" not in ex.stdout
+    assert "cgroup /sys/fs/cgroup/" in ex.stdout  # it did find its own cgroup files to attack
+    assert not os.path.exists("/etc/rlvr-owned")
+
+
+def test_closing_and_dupping_fds_wildly_cannot_pass(sandbox):
+    _expect(sandbox, "fd_chaos", ("fail", "runtime_error"))
+
+
+# -- the verdict channel --------------------------------------------------------------------
+def test_a_failed_sandbox_setup_is_a_sandbox_error_not_a_zero(sandbox):
+    from rlvr_grade.types import SandboxError
+
+    # An impossible /tmp size: the child's mount fails before any candidate code runs.
+    with pytest.raises(SandboxError, match="check setup failed"):
+        sandbox.backend.run(make_check("x = 1\n", "assert x == 1\n", Limits(cpu_s=1.0, disk_mb=-1)))
+    sandbox.assert_clean_and_alive()
+
+
+def test_a_candidate_cannot_forge_a_sandbox_error(sandbox):
+    # Writes a setup-failure message on every descriptor and exits like a failed setup does:
+    # it never held the setup pipe, so this is the candidate's own runtime error.
+    source = "import os\nfor fd in range(3, 1024):\n    try:\n        os.write(fd, b'error: forged')\n    except OSError:\n        pass\nos._exit(70)\n"
+    ex, out = sandbox.run(source)
+    assert (out.status, out.reward) == ("runtime_error", 0.0), out
+    sandbox.assert_clean_and_alive()
+
+
+def test_a_killed_worker_takes_its_running_check_down(host):
+    """The grader (or its worker) dying mid-check must not leave the check running."""
+    backend = _backend(host, seccomp=True)
+    marker = str(900000000 + uuid.uuid4().int % 99999999)
+    source = f"import subprocess, time\nsubprocess.Popen(['sleep', '{marker}'])\ntime.sleep(600)\n"
+    errors = []
+
+    def run() -> None:
+        try:
+            backend.run(make_check(source, limits=Limits(cpu_s=5.0, wall_s=600.0)))
+        except Exception as exc:  # noqa: BLE001 - the worker is killed under it on purpose
+            errors.append(exc)
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        for _ in range(200):
+            if _cmdlines_with(marker):
+                break
+            threading.Event().wait(0.02)
+        assert _cmdlines_with(marker), "the check never started"
+        os.kill(backend._slots[0].proc.pid, 9)  # only the worker: no cgroup sweep, no close()
+        for _ in range(200):
+            if not _cmdlines_with(marker):
+                break
+            threading.Event().wait(0.02)
+        assert _cmdlines_with(marker) == []
+        t.join(30)
+        assert errors, "the run should have failed as a sandbox error"
+    finally:
+        backend.close()
