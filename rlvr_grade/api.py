@@ -90,7 +90,7 @@ class Grader:
         with self._lock:
             if self._backend is None:
                 opts = dict(self.options.backend_options)
-                if self.options.backend == "local" and self._hide:
+                if self.options.backend in ("local", "gvisor") and self._hide:
                     opts.setdefault("hide", self._hide)
                 self._backend = make_backend(self.options.backend, self.options.workers, **opts)
             return self._backend

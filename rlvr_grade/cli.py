@@ -42,6 +42,12 @@ class Style(str, Enum):
     asserts = "asserts"
 
 
+class BackendName(str, Enum):
+    local = "local"
+    gvisor = "gvisor"
+    beam = "beam"
+
+
 class Shape(str, Enum):
     binary = "binary"
     fraction = "fraction"
@@ -82,7 +88,10 @@ def score(
     timeout: float = typer.Option(10.0, help="CPU seconds per check (the real limit)."),
     wall_timeout: Optional[float] = typer.Option(None, help="Wall-clock backstop per check (default 2 x timeout + 5 s)."),
     memory: int = typer.Option(512, help="Memory per check, MiB."),
-    backend: str = typer.Option("local", help="Sandbox backend."),
+    backend: BackendName = typer.Option(BackendName.local, help="Sandbox backend: local (namespaces, default), gvisor (runsc per check), beam (a Beam sandbox per check; needs the beam extra)."),
+    beam_image: Optional[str] = typer.Option(None, help="Beam runner image: a python version (python3.11, the default, + pytest) or an image id; part of the cache key."),
+    beam_max_creates: int = typer.Option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is."),
+    beam_rpc_timeout: float = typer.Option(30.0, help="Seconds one Beam call may take, its own retries included."),
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
@@ -137,10 +146,11 @@ def score(
             limits=limits,
         ),
         reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
-        backend=backend,
+        backend=backend.value,
+        backend_options=_backend_options(backend.value, beam_image, beam_max_creates, beam_rpc_timeout)
+        + ((("allow_unisolated", True),) if allow_unsafe and backend.value == "local" else ()),
         concurrency=concurrency,
         strict=strict,
-        backend_options=(("allow_unisolated", True),) if allow_unsafe and backend == "local" else (),
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -167,7 +177,7 @@ def score(
         raise typer.Exit(2)
     except SandboxError as exc:
         progress.close()
-        tip = "run `rlvr-grade doctor` to see what this machine allows"
+        tip = getattr(exc, "tip", None) or "run `rlvr-grade doctor` to see what this machine allows"
         if "refusing to run untrusted code" in str(exc):
             tip = ("run as root or enable user namespaces; or, knowing checks may then use the network and write "
                    "your files, pass --allow-network-and-writable-fs-UNSAFE")
@@ -346,6 +356,15 @@ def doctor(
             typer.echo("score refuses to run untrusted code here unless --allow-network-and-writable-fs-UNSAFE is passed")
     if require_full and not report.all_active:
         raise typer.Exit(1)
+
+
+def _backend_options(backend: str, beam_image: Optional[str], max_creates: int, rpc_timeout: float) -> tuple:
+    if backend != "beam":
+        return ()
+    opts = {"max_creates": max_creates, "rpc_timeout": rpc_timeout}
+    if beam_image:
+        opts["image"] = beam_image
+    return tuple(sorted(opts.items()))
 
 
 def _write_json(path: str, data: dict) -> None:

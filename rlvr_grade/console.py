@@ -13,9 +13,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def error(message: str, tip: str | None = None) -> None:
-    err.print(f"[bold red]Error:[/] {message}", markup=True)
+    from rich.markup import escape
+
+    # Messages quote commands like `pip install 'rlvr-grade[beam]'`: brackets are not markup.
+    err.print(f"[bold red]Error:[/] {escape(message)}", markup=True)
     if tip:
-        err.print(f"[yellow]Tip:[/] {tip}", markup=True)
+        err.print(f"[yellow]Tip:[/] {escape(tip)}", markup=True)
 
 
 def warn(message: str) -> None:

@@ -4,6 +4,18 @@ inside it to run each check; the same function on both sides keeps the two in st
 from __future__ import annotations
 
 import ast
+import threading
+
+# CPython 3.11 builds AST objects with per-interpreter (not per-thread) recursion bookkeeping:
+# parsing from many grader threads at once intermittently raises "SystemError: AST
+# constructor recursion depth mismatch" (python/cpython#106905), which killed a
+# --concurrency 64 run. Parsing is cheap; serialise it.
+_PARSE_LOCK = threading.Lock()
+
+
+def _parse(source: str, filename: str) -> ast.Module:
+    with _PARSE_LOCK:
+        return ast.parse(source, filename=filename)
 
 
 def _is_check(stmt: ast.stmt) -> bool:
@@ -19,7 +31,7 @@ def assert_checks(tests: str) -> list[tuple[str, list[ast.stmt], bool]]:
     Setup statements (imports, defs, assignments) run as they come; each top-level assert or
     bare call is one check with id `check:<line>`. Raises SyntaxError for broken tests.
     """
-    tree = ast.parse(tests, filename="tests.py")
+    tree = _parse(tests, "tests.py")
     steps: list[tuple[str, list[ast.stmt], bool]] = []
     for stmt in tree.body:
         if _is_check(stmt):
@@ -35,7 +47,7 @@ def assert_ids(tests: str) -> list[str]:
 
 def pytest_ids(tests: str, module: str = "test_solution.py") -> list[str]:
     """Test ids pytest would collect from a module (before parametrization), found statically."""
-    tree = ast.parse(tests, filename=module)
+    tree = _parse(tests, module)
     ids: list[str] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):

@@ -1,0 +1,68 @@
+"""What a remote sandbox receives for one check: ONE gzip'd tar holding the grader's own
+package (so the runner inside always matches the grader outside, whatever the image holds)
+and the check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import os
+import tarfile
+import time
+from typing import Any
+
+import rlvr_grade
+
+ARCHIVE = "rlvr-check.tgz"
+# Runs as `python3 -s -c BOOTSTRAP rlvr-check.tgz` in the sandbox's working directory.
+BOOTSTRAP = (
+    "import os,sys,tarfile\n"
+    "src=sys.argv[1];d=os.path.abspath('.rlvr')\n"
+    "t=tarfile.open(src)\n"
+    "t.extractall(d,**({'filter':'data'} if hasattr(tarfile,'data_filter') else {}))\n"
+    "t.close();os.unlink(src);sys.path.insert(0,d)\n"
+    "from rlvr_grade.sandbox.inner import main\n"
+    "sys.exit(main(['--request',os.path.join(d,'request.json')]))\n"
+)
+
+
+@functools.lru_cache(maxsize=1)
+def package_files() -> tuple[tuple[str, bytes], ...]:
+    """Every .py file of the installed rlvr_grade package, as (archive path, bytes)."""
+    root = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                path = os.path.join(dirpath, name)
+                rel = os.path.join("rlvr_grade", os.path.relpath(path, root))
+                with open(path, "rb") as fh:
+                    out.append((rel, fh.read()))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def harness_digest() -> str:
+    """Hash of the code that runs inside the sandbox (part of the cache key)."""
+    h = hashlib.sha256()
+    for rel, data in package_files():
+        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:16]
+
+
+def build_archive(request: dict[str, Any]) -> bytes:
+    """One .tgz: the package plus request.json."""
+    buf = io.BytesIO()
+    now = int(time.time())
+    with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=6) as tar:
+        files = list(package_files()) + [("request.json", json.dumps(request).encode())]
+        for rel, data in files:
+            info = tarfile.TarInfo(rel)
+            info.size = len(data)
+            info.mode = 0o644
+            info.mtime = now
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()

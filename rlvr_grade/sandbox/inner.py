@@ -1,0 +1,387 @@
+"""Run ONE check from a request file and print its wire result: the piece of the grader that
+runs *inside* someone else's sandbox (a Beam container, a `runsc do` gVisor sandbox).
+
+    python3 -m rlvr_grade.sandbox.inner --request check.json [--mode auto|full|light]
+
+The request is `{"payload": ..., "limits": ..., "token": ...}` (what LocalBackend sends its
+zygote). The result is one line on stdout, `RLVR-RESULT <token> <json>`, carrying the same
+dict the local zygote returns (exit code, capped output, rusage, harness records).
+
+Two isolation modes, picked by probing (`auto`):
+- `full`: exactly the local sandbox's child (sandbox/zygote.py): pid/mount/ipc/uts/net
+  namespaces, read-only root, tmpfs /tmp, cgroup, rlimits, dropped uid. Works where the
+  kernel allows it (a root process on a normal Linux host, e.g. the fake Beam gateway).
+- `light`: for when the *outer* sandbox is the boundary (gVisor, where changing the root's
+  mount propagation fails): a fresh workdir, rlimits including RLIMIT_AS for memory, a
+  dropped uid so RLIMIT_NPROC binds, no_new_privs, and a network namespace if allowed.
+
+The request file is deleted as soon as it is read, so the check cannot read the token that
+authenticates the result line; the candidate's stdout/stderr go to pipes, never to ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import resource
+import secrets
+import signal
+import stat
+import sys
+import tempfile
+import threading
+from typing import Any
+
+from rlvr_grade.sandbox.zygote import Config, Zygote
+
+RESULT_MARK = "RLVR-RESULT"
+# Uids for the check's process. Distinct per concurrent check where the pid is unique, because
+# RLIMIT_NPROC counts every process of a uid, not just the check's own.
+UID_BASE = 300000
+CHILD_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    # pytest reads this when the check's session starts: without it, entry-point plugin
+    # discovery scans every installed distribution (seconds of CPU under gVisor) and a
+    # planted plugin could load.
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+}
+
+
+def parse_result(stdout: str, token: str) -> dict[str, Any] | None:
+    """Find the result line for `token` in the inner runner's stdout (None if absent)."""
+    prefix = f"{RESULT_MARK} {token} "
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(prefix):
+            try:
+                value = json.loads(line[len(prefix):])
+            except ValueError:
+                return None
+            return value if isinstance(value, dict) else None
+    return None
+
+
+def _probe_full() -> bool:
+    """Can this process build the local sandbox's child? Tried in a throwaway fork, because
+    namespaces, once entered, cannot be left."""
+    if os.geteuid() != 0:
+        return False
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the probe child
+        code = 1
+        try:
+            from rlvr_grade.sandbox import linux
+
+            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWPID | linux.CLONE_NEWNET)
+            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+            linux.mount("tmpfs", "/tmp", "tmpfs", linux.MS_NOSUID, "size=1m")
+            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
+            code = 0
+        except BaseException:  # noqa: BLE001 - any failure means "not here"
+            pass
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _preload(style: str) -> None:
+    # The child may run after the directory holding this package is masked (full mode hides
+    # the working directory): import everything it needs now.
+    import rlvr_grade.harness.runner  # noqa: F401
+    import rlvr_grade.harness.splitting  # noqa: F401
+
+    if style == "pytest":
+        # Import pytest in this (unlimited) parent: the check's CPU budget then pays for its
+        # own tests, not for pytest's import, which under gVisor's ptrace platform alone can
+        # exceed a 1 s limit. (A full warm-up session, as the local zygote runs, cost 3.4 s
+        # of wall time here and saved the child no CPU.)
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        try:
+            import _pytest.python  # noqa: F401
+            import pytest  # noqa: F401
+        except ImportError:
+            pass
+    # The child then shares the parent's heap instead of copying it page by page when its
+    # garbage collector walks it: copy-on-write faults are slow under gVisor's ptrace platform.
+    gc.collect()
+    gc.freeze()
+
+
+def _sweep_stale_cgroups() -> None:
+    """Remove the cgroups of runners that were SIGKILLed (a sandbox stopped mid-check) and
+    so could not remove their own: named inner-<pid>-..., empty, and that pid is gone."""
+    import glob
+
+    from rlvr_grade.sandbox.cgroups import ROOT
+
+    for d in glob.glob(os.path.join(ROOT, "*", "rlvr-grade", "inner-*")) + glob.glob(os.path.join(ROOT, "rlvr-grade", "inner-*")):
+        try:
+            pid = int(os.path.basename(d).split("-")[1])
+            if os.path.exists(f"/proc/{pid}"):
+                continue
+            with open(os.path.join(d, "cgroup.procs")) as fh:
+                if fh.read().strip():
+                    continue
+            os.rmdir(d)
+        except (OSError, ValueError, IndexError):
+            pass
+
+
+def run_full(req: dict[str, Any]) -> dict[str, Any]:
+    """The local sandbox's child, one check, in this process's own slot."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+
+    if cgroup_version():
+        _sweep_stale_cgroups()
+    cg_name = f"inner-{os.getpid()}-{secrets.token_hex(4)}" if cgroup_version() else None
+    home = os.path.expanduser("~")
+    from rlvr_grade.sandbox import mounts
+
+    def replaced(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == r or real.startswith(r + "/") for r in mounts.REPLACED)
+
+    # What the local backend hides, minus what the child replaces wholesale anyway: a sandbox
+    # directory under /tmp (where this runner may have been unpacked) vanishes under the
+    # check's own tmpfs /tmp, and everything the check needs is imported before that.
+    hide = [p for p in [home, "/root", "/home", os.getcwd()] if p and p != "/" and not replaced(p)]
+    cfg = Config({
+        "slot": 0,
+        "uid": UID_BASE + os.getpid() % 100000,
+        "isolate": True,
+        "cgroup": cg_name,
+        "hide": hide,
+        "env": dict(CHILD_ENV),
+    })
+    zygote = Zygote(cfg)
+    zygote.fs_plan = mounts.plan(hide, [p for p in mounts.needed_paths() if not replaced(p)])
+    try:
+        return zygote.execute(req)
+    finally:
+        if zygote.cgroup is not None:
+            zygote.cgroup.kill_all()
+            zygote.cgroup.remove()
+        elif cg_name:
+            try:
+                SlotCgroup(cg_name).remove()
+            except OSError:
+                pass
+
+
+def run_light(req: dict[str, Any]) -> dict[str, Any]:
+    """The outer sandbox is the boundary; add what it lacks per check (see module doc)."""
+    from rlvr_grade.sandbox import linux
+
+    network = "outer sandbox's policy"
+    if os.geteuid() == 0:
+        try:
+            linux.unshare(linux.CLONE_NEWNET)
+            network = "own empty network namespace"
+        except OSError:
+            pass
+    if req.get("overlay_root") and os.geteuid() == 0:
+        _open_interpreter_paths()
+        _hide_in_overlay(list(req.get("hide", [])))
+        _private_tmp(int(req["limits"].get("disk_mb", 64)))
+    cfg = Config({"slot": 0, "uid": UID_BASE + os.getpid() % 100000, "isolate": False, "env": dict(CHILD_ENV)})
+    zygote = LightZygote(cfg)
+    resp = zygote.execute(req)
+    resp["inner"] = {"mode": "light", "network": network}
+    return resp
+
+
+def _open_interpreter_paths() -> None:
+    """Let the dropped uid walk to the interpreter (pyenv under a mode-700 /root). Only when the
+    caller says the root filesystem is a throwaway overlay (`runsc do`): the chmod lands in
+    the sandbox's tmpfs layer, never on the host."""
+    from rlvr_grade.sandbox import mounts
+
+    for path in mounts.needed_paths():
+        for d in [*mounts._ancestors(path), path]:
+            try:
+                mode = os.stat(d).st_mode
+                if not mode & 0o001:
+                    os.chmod(d, (mode & 0o7777) | 0o001)
+            except OSError:
+                pass
+
+
+def _private_tmp(disk_mb: int) -> None:
+    """A fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this one-shot runner: under
+    `runsc do` the overlay shows the host's /tmp live (other checks' files, inputs kept there).
+    gVisor allows these mounts (not the propagation change or bind/move mounts)."""
+    from rlvr_grade.sandbox import linux
+
+    try:
+        linux.unshare(linux.CLONE_NEWNS)
+        for d in ("/tmp", "/dev/shm"):
+            if os.path.isdir(d):
+                linux.mount("tmpfs", d, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={disk_mb}m,mode=1777")
+    except OSError:
+        pass
+
+
+def _hide_in_overlay(hide: list[str]) -> None:
+    """What the local sandbox masks with mounts (the grader's home, working directory, input
+    and output folders), made unreadable to the check's uid instead: gVisor refuses the bind
+    and move mounts masking needs, but a chmod in the throwaway overlay is free and never
+    reaches the host. Entries on the interpreter's path stay reachable."""
+    from rlvr_grade.sandbox import mounts
+
+    fs_plan = mounts.plan(hide)
+    for a, keep in fs_plan["masks"]:
+        try:
+            names = os.listdir(a)
+        except OSError:
+            continue
+        for name in names:
+            if name in keep:
+                continue
+            path = os.path.join(a, name)
+            try:
+                st = os.lstat(path)
+                if not stat.S_ISLNK(st.st_mode):
+                    os.chown(path, 0, 0)
+                    os.chmod(path, st.st_mode & 0o700)
+            except OSError:
+                pass
+    for f in fs_plan["files"]:
+        try:
+            os.chown(f, 0, 0)
+            os.chmod(f, 0o600)
+        except OSError:
+            pass
+
+
+class LightZygote(Zygote):
+    """Zygote.execute/_collect (fork, pipes, wall deadline, rusage) with a child set up for an
+    outer kernel boundary instead of local namespaces."""
+
+    def _child(self, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
+        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w)
+
+
+def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
+    from rlvr_grade.sandbox import linux
+    from rlvr_grade.sandbox.zygote import run_harness, write_files
+
+    os.setsid()
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(out_w, 1)
+    os.dup2(err_w, 2)
+    chan = secrets.randbelow(800) + 200
+    os.dup2(res_w, chan)
+    os.set_inheritable(chan, False)
+    os.closerange(3, chan)
+    os.closerange(chan + 1, 4096)
+    base = tempfile.mkdtemp(prefix="rlvr-check-")
+    workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
+    os.makedirs(workdir)
+    os.makedirs(testdir)
+    write_files(payload, workdir, testdir)
+    drop = os.geteuid() == 0
+    if drop:
+        os.chown(base, cfg.uid, cfg.uid)
+        os.chown(workdir, cfg.uid, cfg.uid)
+    cpu = int(math.ceil(float(limits["cpu_s"]) + 0.5))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    fsize = int(limits["file_bytes"])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    nproc = int(limits["processes"])
+    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    mem = int(limits["memory_mb"]) << 20
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    if drop:
+        # Root ignores RLIMIT_NPROC, and a root check could signal or read its grader.
+        os.setgroups([])
+        os.setresgid(cfg.uid, cfg.uid, cfg.uid)
+        os.setresuid(cfg.uid, cfg.uid, cfg.uid)
+    try:
+        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    except OSError:
+        pass
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(cfg.env)
+    os.environ.update({"HOME": workdir, "TMPDIR": base, "PWD": workdir})
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    run_harness(payload, nonce, chan, workdir, testdir)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
+
+
+def _pidfd_fallback(pid: int) -> int:
+    """A pipe that turns readable when `pid` exits: what the collector polls when the kernel
+    has no pidfd_open (gVisor's 2022 release returns ENOSYS). WNOWAIT leaves the zombie for
+    the collector's own wait4, which reads the rusage."""
+    r, w = os.pipe()
+
+    def watch() -> None:
+        try:
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        except OSError:
+            pass
+        try:
+            os.write(w, b"x")
+        except OSError:
+            pass  # the collector already gave up on this pipe
+        os.close(w)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return r
+
+
+def _ensure_pidfd() -> None:
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:
+        os.pidfd_open = _pidfd_fallback  # type: ignore[assignment] - this process runs one check only
+
+
+def run_request(req: dict[str, Any], mode: str = "auto") -> dict[str, Any]:
+    """Run one check request in this process; returns the wire dict."""
+    _preload(req["payload"].get("style", ""))
+    _ensure_pidfd()
+    if mode == "auto":
+        mode = "full" if _probe_full() else "light"
+    if mode == "full":
+        resp = run_full(req)
+        resp["inner"] = {"mode": "full"}
+        return resp
+    return run_light(req)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="rlvr_grade.sandbox.inner", description=__doc__.split("\n")[0])
+    ap.add_argument("--request", required=True, help="JSON file with payload, limits and token (deleted once read)")
+    ap.add_argument("--mode", choices=("auto", "full", "light"), default="auto")
+    ap.add_argument("--keep-request", action="store_true", help="do not delete the request file")
+    args = ap.parse_args(argv)
+    with open(args.request, encoding="utf-8") as fh:
+        req = json.load(fh)
+    if not args.keep_request:
+        os.unlink(args.request)
+    token = str(req.get("token", ""))
+    try:
+        resp = run_request(req, args.mode)
+    except BaseException as exc:  # noqa: BLE001 - the caller turns this into sandbox_error
+        resp = {"sandbox_error": f"{type(exc).__name__}: {exc}"}
+    line = f"{RESULT_MARK} {token} {json.dumps(resp, separators=(',', ':'))}\n"
+    os.write(1, line.encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

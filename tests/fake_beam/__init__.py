@@ -1,0 +1,362 @@
+"""A fake Beam gateway for offline tests: a real gRPC server on 127.0.0.1 speaking the
+protocol of beam-client, with the request/response classes beam-client itself ships (no
+vendored code), so the real, unmodified client runs against it.
+
+Each "sandbox" is a fresh directory standing in for the container's /workspace; commands run
+as local processes (their own session, killable as a group), in an empty network namespace
+when the stub asked for block_network, with `python3` meaning the interpreter the fake was
+given (the "image"). It serves exactly the RPCs one sandbox lifecycle makes (see
+notes/beam.md) and records what it saw, so tests can check how the backend drove it.
+
+Its latency is not Beam's: a Beam cold start is 1-3 s, here a create costs a mkdir.
+
+    python -m tests.fake_beam --port 50100 [--python /path/to/python3]
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from concurrent import futures
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+# Before grpc loads: its fork handlers crash forks made while its threads run (see beam.py).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+
+import grpc  # noqa: E402
+
+MODULES = ("beta9.clients.pod", "beta9.clients.gateway", "beta9.clients.image")
+_METHOD = re.compile(r'"(/[\w.]+/\w+)",\s*(\w+),\s*(\w+),')
+
+
+def message_classes() -> dict[str, tuple[type, type]]:
+    """Map every unary RPC path beam-client knows to its (request, response) classes, read
+    from the client's own stub modules."""
+    table: dict[str, tuple[type, type]] = {}
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        for path, req, resp in _METHOD.findall(inspect.getsource(mod)):
+            table[path] = (getattr(mod, req), getattr(mod, resp))
+    return table
+
+
+@dataclass
+class Proc:
+    popen: subprocess.Popen
+    out: bytearray = field(default_factory=bytearray)
+    err: bytearray = field(default_factory=bytearray)
+    out_pos: int = 0
+    err_pos: int = 0
+    killed: bool = False
+    threads: list = field(default_factory=list)
+
+
+@dataclass
+class Container:
+    id: str
+    stub: dict[str, Any]
+    root: str
+    procs: dict[int, Proc] = field(default_factory=dict)
+    uploads: int = 0
+    execs: list = field(default_factory=list)
+    stopped: bool = False
+
+
+class FakeGateway:
+    """The fake gateway; `start()` binds a free port on 127.0.0.1 (see `.port`)."""
+
+    def __init__(self, python: str | None = None, port: int = 0, workers: int = 256, token: str = "fake-token"):
+        self.python = python or sys.executable
+        self.token = token
+        self.requested_port = port
+        self.workers = workers
+        self.root = tempfile.mkdtemp(prefix="fake-beam-")
+        self.stubs: dict[str, dict[str, Any]] = {}
+        self.containers: dict[str, Container] = {}
+        self.calls: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.server: grpc.Server | None = None
+        self.port = 0
+        # Test hooks. fail_creates: the next N CreatePod calls fail with UNAVAILABLE (a
+        # transient error). die_after_creates: the gateway goes away for good when CreatePod
+        # number N+1 arrives (a crash mid-run). create_delay: seconds each CreatePod takes
+        # (a cold start), so concurrent creates overlap and can be counted.
+        self.fail_creates = 0
+        self.die_after_creates: int | None = None
+        self.create_delay = 0.0
+        self.creates_in_flight = 0
+        self.max_creates_in_flight = 0
+        self.dead = False
+
+    # -- server ----------------------------------------------------------------------------
+    def start(self) -> "FakeGateway":
+        table = message_classes()
+        handlers = {
+            "/image.ImageService/VerifyImageBuild": self.verify_image_build,
+            "/gateway.GatewayService/HeadObject": self.head_object,
+            "/gateway.GatewayService/GetOrCreateStub": self.get_or_create_stub,
+            "/gateway.GatewayService/StopContainer": self.stop_container,
+            "/pod.PodService/CreatePod": self.create_pod,
+            "/pod.PodService/SandboxExec": self.sandbox_exec,
+            "/pod.PodService/SandboxStatus": self.sandbox_status,
+            "/pod.PodService/SandboxStdout": self.sandbox_stdout,
+            "/pod.PodService/SandboxStderr": self.sandbox_stderr,
+            "/pod.PodService/SandboxKill": self.sandbox_kill,
+            "/pod.PodService/SandboxUploadFile": self.sandbox_upload_file,
+            "/pod.PodService/SandboxDeleteFile": self.sandbox_delete_file,
+            "/pod.PodService/SandboxUpdateTTL": self.ok,
+        }
+        methods = {}
+        for path, fn in handlers.items():
+            req_cls, resp_cls = table[path]
+            methods[path] = grpc.unary_unary_rpc_method_handler(
+                self._wrap(path, fn, resp_cls),
+                request_deserializer=req_cls.FromString,
+                response_serializer=bytes,
+            )
+
+        class Handler(grpc.GenericRpcHandler):
+            def service(self_inner, details):  # noqa: N805
+                return methods.get(details.method)
+
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=self.workers))
+        self.server.add_generic_rpc_handlers((Handler(),))
+        self.port = self.server.add_insecure_port(f"127.0.0.1:{self.requested_port}")
+        self.server.start()
+        return self
+
+    def stop(self) -> None:
+        """Die like a gateway that goes away: stop serving, kill every process."""
+        if self.server is not None:
+            self.server.stop(0)
+        for c in list(self.containers.values()):
+            self._stop(c)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def context(self) -> Any:
+        """The beam-client ConfigContext pointing at this gateway."""
+        from beta9.config import ConfigContext
+
+        return ConfigContext(token=self.token, gateway_host="127.0.0.1", gateway_port=self.port)
+
+    def _wrap(self, path: str, fn: Callable, resp_cls: type) -> Callable:
+        def handle(request: Any, ctx: grpc.ServicerContext) -> Any:
+            meta = dict(ctx.invocation_metadata())
+            if meta.get("authorization") != f"Bearer {self.token}":
+                ctx.abort(grpc.StatusCode.UNAUTHENTICATED, "bad token")
+            with self.lock:
+                self.calls[path] = self.calls.get(path, 0) + 1
+            return fn(request, resp_cls, ctx)
+
+        return handle
+
+    # -- image / stub / container ----------------------------------------------------------
+    def ok(self, req, resp_cls, ctx):
+        return resp_cls(ok=True)
+
+    def verify_image_build(self, req, resp_cls, ctx):
+        return resp_cls(image_id=req.image_id or f"img-{req.python_version}", valid=True, exists=True)
+
+    def head_object(self, req, resp_cls, ctx):
+        return resp_cls(ok=True, exists=True, object_id=f"obj-{req.hash[:12]}")
+
+    def get_or_create_stub(self, req, resp_cls, ctx):
+        stub_id = f"stub-{uuid.uuid4().hex[:12]}"
+        with self.lock:
+            self.stubs[stub_id] = {
+                "memory": req.memory,
+                "cpu": req.cpu,
+                "block_network": req.block_network,
+                "image_id": req.image_id,
+                "stub_type": req.stub_type,
+                "entrypoint": list(req.entrypoint),
+            }
+        return resp_cls(ok=True, stub_id=stub_id)
+
+    def create_pod(self, req, resp_cls, ctx):
+        with self.lock:
+            if self.die_after_creates is not None and self.calls.get("/pod.PodService/CreatePod", 0) > self.die_after_creates:
+                if not self.dead:
+                    self.dead = True
+                    threading.Thread(target=self.stop, daemon=True).start()
+                ctx.abort(grpc.StatusCode.UNAVAILABLE, "fake: gateway is going away")
+            if self.fail_creates > 0:
+                self.fail_creates -= 1
+                ctx.abort(grpc.StatusCode.UNAVAILABLE, "fake: no capacity right now")
+            stub = self.stubs.get(req.stub_id)
+        if stub is None:
+            return resp_cls(ok=False, error_msg=f"unknown stub {req.stub_id}")
+        if self.create_delay:
+            with self.lock:
+                self.creates_in_flight += 1
+                self.max_creates_in_flight = max(self.max_creates_in_flight, self.creates_in_flight)
+            time.sleep(self.create_delay)
+            with self.lock:
+                self.creates_in_flight -= 1
+        cid = f"sandbox-{uuid.uuid4().hex[:12]}"
+        root = os.path.join(self.root, cid)
+        os.makedirs(root)
+        with self.lock:
+            self.containers[cid] = Container(id=cid, stub=stub, root=root)
+        return resp_cls(ok=True, container_id=cid, stub_id=req.stub_id)
+
+    def stop_container(self, req, resp_cls, ctx):
+        c = self.containers.get(req.container_id)
+        if c is None:
+            return resp_cls(ok=False, error_msg="no such container")
+        self._stop(c)
+        return resp_cls(ok=True)
+
+    def _stop(self, c: Container) -> None:
+        for p in c.procs.values():
+            self._kill(p)
+        c.stopped = True
+        shutil.rmtree(c.root, ignore_errors=True)
+
+    def _container(self, req, resp_cls) -> tuple[Container | None, Any]:
+        c = self.containers.get(req.container_id)
+        if c is None or c.stopped:
+            return None, resp_cls(ok=False, error_msg=f"container {req.container_id} not running")
+        return c, None
+
+    def _path(self, c: Container, path: str) -> str:
+        """The container's filesystem is its directory: /workspace and / both map there."""
+        if path.startswith("/workspace"):
+            path = path[len("/workspace"):]
+        return os.path.join(c.root, path.lstrip("/"))
+
+    # -- files -----------------------------------------------------------------------------
+    def sandbox_upload_file(self, req, resp_cls, ctx):
+        c, err = self._container(req, resp_cls)
+        if err:
+            return err
+        path = self._path(c, req.container_path)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "r+b" if req.offset and os.path.exists(path) else "wb") as fh:
+            fh.seek(req.offset)
+            fh.write(req.data)
+        os.chmod(path, req.mode or 0o644)
+        with self.lock:
+            c.uploads += 1
+        return resp_cls(ok=True)
+
+    def sandbox_delete_file(self, req, resp_cls, ctx):
+        c, err = self._container(req, resp_cls)
+        if err:
+            return err
+        try:
+            os.unlink(self._path(c, req.container_path))
+        except OSError as exc:
+            return resp_cls(ok=False, error_msg=str(exc))
+        return resp_cls(ok=True)
+
+    # -- processes -------------------------------------------------------------------------
+    def sandbox_exec(self, req, resp_cls, ctx):
+        c, err = self._container(req, resp_cls)
+        if err:
+            return err
+        argv = shlex.split(req.command)
+        if not argv:
+            return resp_cls(ok=False, error_msg="empty command")
+        c.execs.append(argv)
+        if argv[0] in ("python3", "python"):
+            argv[0] = self.python
+        argv = [self._path(c, a) if a.startswith("/workspace") else a for a in argv]
+        cwd = self._path(c, req.cwd or "/workspace")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": c.root, **dict(req.env)}
+        if c.stub.get("block_network"):
+            # unshare(1), not a preexec_fn: forking Python code in a process full of gRPC
+            # threads crashes the child.
+            argv = ["unshare", "--net", "--", *argv]
+        try:
+            popen = subprocess.Popen(
+                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True,
+            )
+        except OSError as exc:
+            return resp_cls(ok=False, error_msg=str(exc))
+        proc = Proc(popen=popen)
+        for stream, buf in ((popen.stdout, proc.out), (popen.stderr, proc.err)):
+            t = threading.Thread(target=_pump, args=(stream, buf, self.lock), daemon=True)
+            t.start()
+            proc.threads.append(t)
+        with self.lock:
+            c.procs[popen.pid] = proc
+        return resp_cls(ok=True, pid=popen.pid)
+
+    def _proc(self, req, resp_cls):
+        c, err = self._container(req, resp_cls)
+        if err:
+            return None, err
+        p = c.procs.get(req.pid)
+        if p is None:
+            return None, resp_cls(ok=False, error_msg=f"no process {req.pid}")
+        return p, None
+
+    def sandbox_status(self, req, resp_cls, ctx):
+        p, err = self._proc(req, resp_cls)
+        if err:
+            return err
+        code = p.popen.poll()
+        if code is None:
+            return resp_cls(ok=True, status="running", exit_code=-1)
+        for t in p.threads:  # all output is in before "exited" is reported
+            t.join(5)
+        if p.killed or code < 0:
+            code = 128 - code if code < 0 else 137
+        return resp_cls(ok=True, status="exited", exit_code=code)
+
+    def sandbox_stdout(self, req, resp_cls, ctx):
+        p, err = self._proc(req, resp_cls)
+        if err:
+            return err
+        with self.lock:
+            data, p.out_pos = bytes(p.out[p.out_pos:]), len(p.out)
+        return resp_cls(ok=True, stdout=data.decode("utf-8", "replace"))
+
+    def sandbox_stderr(self, req, resp_cls, ctx):
+        p, err = self._proc(req, resp_cls)
+        if err:
+            return err
+        with self.lock:
+            data, p.err_pos = bytes(p.err[p.err_pos:]), len(p.err)
+        return resp_cls(ok=True, stderr=data.decode("utf-8", "replace"))
+
+    def sandbox_kill(self, req, resp_cls, ctx):
+        p, err = self._proc(req, resp_cls)
+        if err:
+            return err
+        self._kill(p)
+        return resp_cls(ok=True)
+
+    def _kill(self, p: Proc) -> None:
+        if p.popen.poll() is None:
+            p.killed = True
+            try:
+                os.killpg(p.popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.popen.wait()
+
+
+def _pump(stream: Any, buf: bytearray, lock: threading.Lock) -> None:
+    while True:
+        chunk = stream.read1(65536)
+        if not chunk:
+            break
+        with lock:
+            buf += chunk
+    stream.close()

@@ -1,0 +1,266 @@
+"""The Beam backend specifically: the real beam-client against the fake gateway in
+tests/fake_beam (behaviour every backend shares is in test_conformance.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rlvr_grade.api import Grader, ScoreOptions, score_file
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.types import Limits, Rollout, SandboxError
+from tests.conftest import read_jsonl, write_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS = Limits(cpu_s=5.0, wall_s=10.0, memory_mb=256, processes=32, output_bytes=4096)
+ADD = "def add(a, b):\n    return a + b\n"
+PASS_ROW = {"completion": ADD, "tests": "assert add(1, 2) == 3\n"}
+FAIL_ROW = {"completion": "def add(a, b):\n    return 0\n", "tests": "assert add(1, 2) == 3\n"}
+
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("beam") is None, reason="beam-client is not installed: pip install 'rlvr-grade[beam]'"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="the runner inside the fake's sandboxes isolates checks as root"),
+]
+
+
+@pytest.fixture
+def gateway():
+    from tests.fake_beam import FakeGateway
+
+    gw = FakeGateway().start()
+    yield gw
+    gw.stop()
+
+
+def backend_for(gw, **kw):
+    from rlvr_grade.sandbox.beam import BeamBackend
+
+    kw.setdefault("rpc_timeout", 5)
+    kw.setdefault("grace_s", 10)
+    kw.setdefault("poll_s", 0.05)
+    b = BeamBackend(concurrency=4, context=gw.context(), **kw)
+    b.start()
+    return b
+
+
+def check_of(row: dict, limits: Limits = LIMITS):
+    return build_check(Rollout(index=0, row=row), CheckOptions(limits=limits))
+
+
+def env_for(gw, **extra) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("BEAM_TOKEN", "BETA9_TOKEN")}
+    env.update(
+        BEAM_TOKEN=gw.token, GATEWAY_HOST="127.0.0.1", GATEWAY_PORT=str(gw.port),
+        CONFIG_PATH=str(Path(env.get("TMPDIR", "/tmp")) / "rlvr-no-such-beam-config.ini"),
+    )
+    env.update(extra)
+    return env
+
+
+def cli(args: list[str], env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rlvr_grade", "score", *args], cwd=ROOT, env=env,
+        input=stdin, capture_output=True, text=True, timeout=240,
+    )
+
+
+def test_one_fresh_sandbox_per_check_configured_from_the_limits(gateway):
+    be = backend_for(gateway)
+    try:
+        for _ in range(3):
+            ex = be.run(check_of(PASS_ROW))
+            assert ex.done and [r.outcome for r in ex.records] == ["passed"]
+    finally:
+        be.close()
+    containers = list(gateway.containers.values())
+    assert len(containers) == 3  # a fresh sandbox per check, never reused
+    assert all(c.stopped for c in containers)  # and always terminated
+    assert all(c.uploads == 1 for c in containers)  # the files travel in ONE transfer
+    (stub,) = gateway.stubs.values()
+    assert stub["block_network"] is True
+    assert stub["memory"] >= LIMITS.memory_mb
+    assert stub["cpu"] == 1000
+
+
+def test_sandbox_is_terminated_when_the_check_fails_and_when_the_runner_breaks(gateway, tmp_path):
+    be = backend_for(gateway)
+    try:
+        be.run(check_of(FAIL_ROW))
+        # A runner that prints no result (an image without a working python3) is an infrastructure error.
+        gateway.python = "/bin/true"
+        with pytest.raises(SandboxError, match="without a result"):
+            be.run(check_of(PASS_ROW))
+    finally:
+        be.close()
+    assert len(gateway.containers) == 2
+    assert all(c.stopped for c in gateway.containers.values())
+
+
+def test_a_hung_runner_is_killed_at_our_deadline(gateway, tmp_path):
+    hang = tmp_path / "hang.sh"
+    hang.write_text("#!/bin/sh\nexec sleep 60\n")
+    hang.chmod(0o755)
+    gateway.python = str(hang)
+    be = backend_for(gateway, grace_s=1.0)
+    try:
+        with pytest.raises(SandboxError, match="did not finish"):
+            be.run(check_of(PASS_ROW, Limits(cpu_s=1.0, wall_s=1.0)))
+    finally:
+        be.close()
+    assert gateway.calls.get("/pod.PodService/SandboxKill") == 1  # the client's wait never kills: we do
+    assert all(c.stopped for c in gateway.containers.values())
+
+
+def test_transient_create_errors_are_retried_with_backoff(gateway):
+    gateway.fail_creates = 2
+    be = backend_for(gateway)
+    try:
+        ex = be.run(check_of(PASS_ROW))
+    finally:
+        be.close()
+    assert ex.done
+    assert be.stats["create_retries"] == 2
+
+
+def test_creates_in_flight_are_bounded_whatever_the_concurrency(gateway):
+    gateway.create_delay = 0.3
+    be = backend_for(gateway, max_creates=2)
+    rows = [Rollout(index=i, row=PASS_ROW) for i in range(8)]
+    opts = ScoreOptions(checks=CheckOptions(limits=LIMITS), concurrency=8)
+    with Grader(opts, backend=be) as grader:
+        outcomes = [o for _, o in grader.iter_grade(rows)]
+    assert [o.status for o in outcomes] == ["pass"] * 8
+    assert gateway.max_creates_in_flight == 2
+
+
+def test_cache_key_names_the_image_and_the_runner(gateway):
+    from rlvr_grade.sandbox.beam import BeamBackend
+
+    a = BeamBackend(image="python3.11").fingerprint()
+    b = BeamBackend(image="im-0123abcd").fingerprint()
+    assert a["image"] == "python3.11" and b["image"] == "im-0123abcd" and a != b
+    assert a["harness"] and a["harness"] == b["harness"]
+
+
+def test_unreachable_gateway_fails_at_start_not_row_by_row():
+    import socket
+
+    from beta9.config import ConfigContext
+
+    from rlvr_grade.sandbox.beam import BeamBackend, BeamConfigError
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    be = BeamBackend(context=ConfigContext(token="t", gateway_host="127.0.0.1", gateway_port=port), rpc_timeout=1.0)
+    with pytest.raises(BeamConfigError, match="cannot reach the Beam gateway"):
+        be.start()
+
+
+def test_stdout_is_pure_jsonl_with_the_beam_backend(gateway, tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW, FAIL_ROW])
+    res = cli([str(src), "-o", "-", "--backend", "beam", "--timeout", "5"], env_for(gateway))
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]  # every line is a row, nothing else
+    assert [(r["status"], r["reward"]) for r in rows] == [("pass", 1.0), ("fail", 0.0)]
+
+
+def test_token_and_gateway_come_from_the_beam_config_file(gateway, tmp_path):
+    config = tmp_path / "config.ini"
+    config.write_text(f"[default]\ntoken = {gateway.token}\ngateway_host = 127.0.0.1\ngateway_port = {gateway.port}\n")
+    env = env_for(gateway, CONFIG_PATH=str(config))
+    for key in ("BEAM_TOKEN", "GATEWAY_HOST", "GATEWAY_PORT"):
+        del env[key]
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW])
+    res = cli([str(src), "-o", "-", "--backend", "beam", "-q"], env)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["status"] == "pass"
+
+
+def test_missing_token_is_a_clear_error_before_any_work(gateway, tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW])
+    out = tmp_path / "out.jsonl"
+    env = env_for(gateway)
+    del env["BEAM_TOKEN"]
+    res = cli([str(src), "-o", str(out), "--backend", "beam"], env)
+    assert res.returncode == 3
+    assert "no Beam token" in res.stderr and "BEAM_TOKEN" in res.stderr
+    assert not out.exists()
+    assert gateway.calls == {}  # nothing was sent
+
+
+def test_missing_beam_client_names_the_install_command(tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW])
+    code = (
+        "import sys; sys.modules['beam'] = None\n"  # as if beam-client were not installed
+        "from rlvr_grade.cli import main\n"
+        f"sys.argv = ['rlvr-grade', 'score', {str(src)!r}, '-o', {str(tmp_path / 'o.jsonl')!r}, '--backend', 'beam']\n"
+        "main()\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 3
+    assert "pip install 'rlvr-grade[beam]'" in res.stderr
+
+
+def test_other_backends_never_import_beam_client():
+    code = (
+        "import sys\n"
+        "from rlvr_grade.sandbox import make_backend\n"
+        "make_backend('local', 1); make_backend('gvisor', 1); make_backend('beam', 1)\n"
+        "print(sorted(m for m in ('beam', 'beta9', 'grpc') if m in sys.modules))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.stdout.strip() == "[]", res.stderr
+
+
+def test_gateway_dying_mid_run_gives_sandbox_errors_that_a_rerun_completes(tmp_path):
+    from tests.fake_beam import FakeGateway
+
+    rows = [{**PASS_ROW, "n": i} for i in range(6)]
+    src = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    opts = ScoreOptions(
+        checks=CheckOptions(limits=LIMITS), backend="beam", concurrency=1, retries=2, retry_delay=0.05,
+    )
+    dying = FakeGateway()
+    dying.die_after_creates = 3
+    dying.start()
+    try:
+        ctx_opts = (("context", dying.context()), ("create_attempts", 2), ("rpc_timeout", 3.0), ("poll_s", 0.05))
+        from dataclasses import replace
+
+        summary = score_file(str(src), str(out), replace(opts, backend_options=ctx_opts))
+    finally:
+        dying.stop()
+    first = read_jsonl(out)
+    assert [(r["status"], r["reward"]) for r in first] == [("pass", 1.0)] * 3 + [("sandbox_error", None)] * 3
+    assert summary.to_dict()["statuses"]["sandbox_error"] == 3
+    fresh = FakeGateway().start()
+    try:
+        ctx_opts = (("context", fresh.context()), ("rpc_timeout", 3.0), ("poll_s", 0.05))
+        score_file(str(src), str(out), replace(opts, backend_options=ctx_opts))
+    finally:
+        fresh.stop()
+    assert [(r["status"], r["reward"]) for r in read_jsonl(out)] == [("pass", 1.0)] * 6
+
+
+def test_cgroups_of_killed_runners_are_swept(gateway):
+    """A sandbox stopped mid-check SIGKILLs its runner before it can remove its cgroup; the
+    next runner on that host removes such leftovers (empty, and their pid is gone)."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+
+    if cgroup_version() is None:
+        pytest.skip("no cgroup hierarchy here")
+    stale = SlotCgroup("inner-4999999-deadbeef")  # above any pid_max: that runner is gone
+    be = backend_for(gateway)
+    try:
+        assert be.run(check_of(PASS_ROW)).done
+    finally:
+        be.close()
+    assert not any(os.path.exists(d) for d in stale.dirs)

@@ -1,0 +1,222 @@
+"""ONE conformance suite, run against every backend: local (namespaces), gvisor (runsc) and
+beam (the real beam-client against the fake gateway in tests/fake_beam). Same rows, same
+expected verdicts; small limits so the whole suite stays quick."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import threading
+import time
+
+import pytest
+
+from rlvr_grade.api import Grader, ScoreOptions
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.types import Limits, Rollout
+
+# CPU 5 s: gVisor's ptrace platform bills a loaded host's scheduling delays as CPU time (a
+# pytest check measured 0.5 s quiet, >1 s with the machine busy); the timeout case uses TIGHT.
+LIMITS = Limits(cpu_s=5.0, wall_s=15.0, memory_mb=256, processes=32, output_bytes=4096)
+TIGHT = Limits(cpu_s=1.0, wall_s=4.0, memory_mb=256, processes=32, output_bytes=4096)
+BACKEND_NAMES = ("local", "gvisor", "beam")
+
+
+def _skip_reason(name: str) -> str | None:
+    if os.geteuid() != 0:
+        return "the sandboxes need root here"
+    if name == "gvisor" and shutil.which("runsc") is None:
+        return "runsc (gVisor) is not installed: apt-get install runsc (.ci/run does)"
+    if name == "beam":
+        import importlib.util
+
+        if importlib.util.find_spec("beam") is None:
+            return "beam-client is not installed: pip install 'rlvr-grade[beam]'"
+    return None
+
+
+class Harness:
+    """A backend plus what it takes to kill its infrastructure mid-check."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.gateway = None
+        self.backend = self._make()
+
+    def _make(self):
+        if self.name == "local":
+            from rlvr_grade.sandbox.local import LocalBackend
+
+            return LocalBackend(concurrency=2)
+        if self.name == "gvisor":
+            from rlvr_grade.sandbox.gvisor import GvisorBackend
+
+            return GvisorBackend(concurrency=2, grace_s=10)
+        from rlvr_grade.sandbox.beam import BeamBackend
+        from tests.fake_beam import FakeGateway
+
+        self.gateway = FakeGateway().start()
+        return BeamBackend(concurrency=4, context=self.gateway.context(), rpc_timeout=5, grace_s=10, poll_s=0.05)
+
+    def kill_infrastructure(self) -> None:
+        """What "the backend dies" means for each: the worker, the runsc, the gateway."""
+        if self.name == "local":
+            for slot in self.backend._slots:
+                if slot.proc is not None:
+                    slot.proc.kill()
+        elif self.name == "gvisor":
+            for proc in list(self.backend._procs.values()):
+                os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            self.gateway.stop()
+
+    def close(self) -> None:
+        self.backend.close()
+        if self.gateway is not None:
+            self.gateway.stop()
+
+
+@pytest.fixture(scope="module", params=BACKEND_NAMES)
+def harness(request):
+    reason = _skip_reason(request.param)
+    if reason:
+        pytest.skip(reason)
+    h = Harness(request.param)
+    h.backend.start()
+    yield h
+    h.close()
+
+
+def grader_for(backend, retries: int = 2, limits: Limits = LIMITS) -> Grader:
+    opts = ScoreOptions(checks=CheckOptions(limits=limits), retries=retries, retry_delay=0.05)
+    return Grader(opts, backend=backend).start()
+
+
+def grade(harness: Harness, completion: str, tests: str, limits: Limits = LIMITS):
+    return grader_for(harness.backend, limits=limits).grade_rollout(Rollout(index=0, row={"completion": completion, "tests": tests}))
+
+
+def run_check(harness: Harness, completion: str, tests: str):
+    check = build_check(Rollout(index=0, row={"completion": completion, "tests": tests}), CheckOptions(limits=LIMITS))
+    return harness.backend.run(check)
+
+
+ADD = "def add(a, b):\n    return a + b\n"
+
+
+def test_pass(harness):
+    out = grade(harness, ADD, "assert add(1, 2) == 3\nassert add(2, 2) == 4\n")
+    assert (out.status, out.reward, out.tests_passed, out.tests_total) == ("pass", 1.0, 2, 2)
+
+
+def test_pytest_style_pass(harness):
+    tests = "from solution import add\n\ndef test_one():\n    assert add(1, 2) == 3\n\ndef test_two():\n    assert add(0, 0) == 0\n"
+    out = grade(harness, ADD, tests)
+    assert (out.status, out.tests_passed, out.tests_total) == ("pass", 2, 2), out
+
+
+def test_fail(harness):
+    out = grade(harness, "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n")
+    assert (out.status, out.reward) == ("fail", 0.0)
+
+
+def test_timeout(harness):
+    out = grade(harness, "def add(a, b):\n    while True:\n        pass\n", "assert add(1, 2) == 3\n", TIGHT)
+    assert (out.status, out.reward) == ("timeout", 0.0), out
+
+
+def test_memory_limit(harness):
+    hog = "def add(a, b):\n    x = bytearray(1 << 30)\n    x[::4096] = b'1' * len(x[::4096])\n    return a + b\n"
+    out = grade(harness, hog, "assert add(1, 2) == 3\n")
+    assert (out.status, out.reward) == ("memory_limit", 0.0), out
+
+
+def test_network_blocked(harness):
+    # A listener on the host's loopback: a sandboxed check must not reach it (nor anything).
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    port = srv.getsockname()[1]
+    try:
+        probe = (
+            "import socket\n"
+            "def reach():\n"
+            "    try:\n"
+            f"        socket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n"
+            "        return 'connected'\n"
+            "    except OSError:\n"
+            "        return 'blocked'\n"
+        )
+        out = grade(harness, probe, "assert reach() == 'blocked'\n")
+    finally:
+        srv.close()
+    assert out.status == "pass", out
+
+
+def test_fork_bomb_is_contained_and_the_next_check_runs(harness):
+    bomb = "import os\ndef add(a, b):\n    while True:\n        os.fork()\n"
+    out = grade(harness, bomb, "assert add(1, 2) == 3\n", TIGHT)
+    assert out.status in ("runtime_error", "timeout", "fail"), out
+    assert out.reward == 0.0
+    after = grade(harness, ADD, "assert add(1, 2) == 3\n")
+    assert after.status == "pass", after
+
+
+def test_output_is_capped(harness):
+    flood = "print('x' * 200000)\n" + ADD
+    ex = run_check(harness, flood, "assert add(1, 2) == 3\n")
+    assert ex.output_truncated
+    assert len(ex.stdout) <= LIMITS.output_bytes
+    assert ex.done and all(r.outcome == "passed" for r in ex.records)
+
+
+def test_files_do_not_survive_between_checks(harness):
+    writer = (
+        "import os\n"
+        "def plant():\n"
+        "    n = 0\n"
+        "    for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm'):\n"
+        "        try:\n"
+        "            open(os.path.join(d, 'rlvr_conformance_marker'), 'w').write('x')\n"
+        "            n += 1\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "    return n\n"
+    )
+    first = grade(harness, writer, "assert plant() >= 1\n")
+    assert first.status == "pass", first  # at least one place was writable, so the test means something
+    reader = (
+        "import os\n"
+        "def seen():\n"
+        "    return [d for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm')\n"
+        "            if os.path.exists(os.path.join(d, 'rlvr_conformance_marker'))]\n"
+    )
+    second = grade(harness, reader, "assert seen() == []\n")
+    assert second.status == "pass", second
+
+
+@pytest.mark.parametrize("name", BACKEND_NAMES)
+def test_dead_backend_is_sandbox_error_not_a_zero(name):
+    """Kill the infrastructure while a check runs: the row is sandbox_error with a null reward.
+    Each kind gets its own backend here, since this one is broken on purpose."""
+    reason = _skip_reason(name)
+    if reason:
+        pytest.skip(reason)
+    h = Harness(name)
+    h.backend.start()
+    try:
+        grader = grader_for(h.backend, retries=1)
+        slow = "import time\ndef add(a, b):\n    time.sleep(4)\n    return a + b\n"
+        rollout = Rollout(index=0, row={"completion": slow, "tests": "assert add(1, 2) == 3\n"})
+        result = {}
+        t = threading.Thread(target=lambda: result.setdefault("out", grader.grade_rollout(rollout)))
+        t.start()
+        time.sleep(1.5)
+        h.kill_infrastructure()
+        t.join(60)
+        out = result["out"]
+        assert (out.status, out.reward) == ("sandbox_error", None), out
+    finally:
+        h.close()
