@@ -9,6 +9,7 @@ import dataclasses
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -61,6 +62,10 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+# backend -> the threads its checks run on (and its workers were spawned from).
+_POOLS: "weakref.WeakKeyDictionary[Backend, ThreadPoolExecutor]" = weakref.WeakKeyDictionary()
+
+
 class Grader:
     """A warm sandbox pool plus the grading rules. Reuse one across calls (a trainer's steps):
     starting the pool is the expensive part. Thread-safe (several threads may call `grade` at
@@ -105,12 +110,16 @@ class Grader:
             # them (PR_SET_PDEATHSIG is per thread): started from a caller's short-lived
             # thread (asyncio.to_thread, a trainer's worker thread, one grade() call's pool)
             # they would be SIGKILLed when it ends and every later call would pay a restart.
-            executor = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
-            try:
-                executor.submit(self.backend.start).result()
-            except BaseException:
-                executor.shutdown(wait=False, cancel_futures=True)
-                raise
+            # The pool belongs to the backend, not to this Grader: a Grader dropped without
+            # close() over a backend its caller keeps must not take the workers with it.
+            backend = self.backend
+            executor = _POOLS.get(backend)
+            if executor is None or executor._shutdown:  # type: ignore[attr-defined]
+                executor = _POOLS[backend] = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
+            if backend.name == "local":
+                executor.submit(backend.start).result()
+            else:  # runsc/Beam clients are started where they always were: the caller's thread
+                backend.start()
             self._executor = executor
             self._started = True
         return self
@@ -125,6 +134,8 @@ class Grader:
         # the workers stop, so none of them respawns a worker after close.
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+            if self._backend is not None:
+                _POOLS.pop(self._backend, None)
         if started and self._backend is not None:
             self._backend.close()
 
