@@ -11,11 +11,12 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rlvr_grade import scoring
+from rlvr_grade import judging, scoring
+from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
@@ -24,7 +25,7 @@ from rlvr_grade.sandbox import make_backend
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
-from rlvr_grade.types import InputError, Outcome, Rollout, SandboxError
+from rlvr_grade.types import Check, InputError, Outcome, Rollout, SandboxError
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class ScoreOptions:
     retries: int = 3
     retry_delay: float = 0.5
     backend_options: tuple[tuple[str, Any], ...] = ()
+    # SQLite cache file (resume + dedupe across runs); None: duplicates are still graded once
+    # within a run, in a private temporary store. The CLI defaults to cache.default_cache_path().
+    cache: str | None = None
 
     @property
     def workers(self) -> int:
@@ -59,6 +63,7 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
         "error": outcome.error,
         "flags": list(outcome.flags),
         "cached": outcome.cached,
+        "case_verdicts": list(outcome.case_verdicts),
     }
 
 
@@ -89,6 +94,19 @@ class Grader:
         self._started = False
         self._lock = threading.RLock()
         self._executor: ThreadPoolExecutor | None = None
+        self._cache: Cache | None = None
+        self._runtime: dict[str, Any] | None = None
+        self._key_context = b""
+        self._cache_lock = threading.Lock()
+        if self.options.cache:
+            # The sandbox must not see the cache (it could read other rows' verdicts): hide its
+            # directory, which therefore has to exist before the backend plans its mounts.
+            cache_dir = os.path.dirname(os.path.abspath(self.options.cache))
+            try:
+                os.makedirs(cache_dir, exist_ok=True)
+            except OSError as exc:
+                raise CacheError(f"cannot create the cache directory {cache_dir}: {exc.strerror}") from exc
+            self._hide.append(cache_dir)
 
     @property
     def backend(self) -> Backend:
@@ -138,6 +156,10 @@ class Grader:
                 _POOLS.pop(self._backend, None)
         if started and self._backend is not None:
             self._backend.close()
+        # After the backend: checks still in flight fail as sandbox_error, which is not stored.
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
 
     @property
     def started(self) -> bool:
@@ -149,22 +171,64 @@ class Grader:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- one row ---------------------------------------------------------------------------
-    def grade_rollout(self, rollout: Rollout) -> Outcome:
-        """Grade one row; never raises for a bad row or a failed sandbox."""
+    # -- cache -----------------------------------------------------------------------------
+    @property
+    def cache(self) -> Cache:
+        """The outcome store (opened on first use): options.cache, or a private temporary one."""
+        with self._cache_lock:
+            if self._cache is None:
+                self._cache = Cache(self.options.cache, runtime=self.runtime)
+            return self._cache
+
+    @property
+    def runtime(self) -> dict[str, Any]:
+        """The runtime part of every cache key (grader, Python, backend fingerprint...)."""
+        if self._runtime is None:
+            runtime = runtime_fingerprint(self.backend.fingerprint())
+            self._key_context = key_context(self.options.reward, runtime)
+            self._runtime = runtime
+        return self._runtime
+
+    def cache_key(self, rollout: Rollout) -> str | None:
+        """The content hash this row is cached under; None for a row that is not gradable."""
+        prepared = self._prepare(rollout)
+        return None if isinstance(prepared, Outcome) else prepared[1]
+
+    def _prepare(self, rollout: Rollout) -> Outcome | tuple[Check, str]:
+        """(check, key) for a gradable row, else its invalid_input Outcome."""
         if rollout.error is not None:
             return self._invalid(rollout, rollout.error)
         try:
             check = build_check(rollout, self.checks)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
+        self.runtime  # noqa: B018 - computes the run's key context (once)
+        return check, check_key(check, self._key_context)
+
+    # -- one row ---------------------------------------------------------------------------
+    def grade_rollout(self, rollout: Rollout) -> Outcome:
+        """Grade one row (from the cache when its key is there); never raises for a bad row or
+        a failed sandbox."""
+        prepared = self._prepare(rollout)
+        if isinstance(prepared, Outcome):
+            return prepared
+        return self.cache.get(prepared[1]) or self._run_check(*prepared)
+
+    def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
         try:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
+        if judging.needs_validator(check):  # the output validator: its own sandbox check
+            try:
+                ex = with_retries(lambda: judging.validate(self.backend, check, ex), self.options.retries, self.options.retry_delay)
+            except SandboxError as exc:
+                return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
-        return scoring.score(check, ex, self.options.reward, duration_ms)
+        outcome = scoring.score(check, ex, self.options.reward, duration_ms)
+        self.cache.put(key, outcome)  # before the future completes: a duplicate finds it here
+        return outcome
 
     def _invalid(self, rollout: Rollout, message: str) -> Outcome:
         if self.options.strict:
@@ -174,15 +238,36 @@ class Grader:
     # -- many rows -------------------------------------------------------------------------
     def iter_grade(self, rollouts: Iterable[Rollout]) -> Iterator[tuple[Rollout, Outcome]]:
         """Grade a stream of rollouts concurrently; yields (rollout, outcome) in input order."""
-        self.start()
-        executor = self._executor
-        assert executor is not None
+        # The sandbox pool starts at the first cache miss (from this thread, as before), so a
+        # rerun served entirely from the cache never spins up a sandbox.
+        # key -> future of the first row with that key still running: an identical row waits
+        # for it instead of running again. A key leaves when its future completes, by which
+        # time a final outcome is in the cache (put happens before the future resolves).
+        inflight: dict[str, Future] = {}
+        lock = threading.RLock()  # re-entered when a callback fires at once on a done future
 
-        def submit(_pool: ThreadPoolExecutor, r: Rollout) -> Future:
-            if r.error is not None:
-                return done_future((r, self.grade_rollout(r)))
-            # The Grader's long-lived pool, not ordered_map's per-call one (see start()).
-            return executor.submit(lambda: (r, self.grade_rollout(r)))
+        def submit(pool: ThreadPoolExecutor, r: Rollout) -> Future:
+            prepared = self._prepare(r)
+            if isinstance(prepared, Outcome):
+                return done_future((r, prepared))
+            check, key = prepared
+            with lock:
+                first = inflight.get(key)
+                if first is None:
+                    hit = self.cache.get(key)
+                    if hit is not None:
+                        return done_future((r, hit))
+                    self.start()
+                    # The Grader's long-lived pool, not ordered_map's per-call one (see start()).
+                    fut = (self._executor or pool).submit(self._run_check, check, key)
+                    inflight[key] = fut
+                    fut.add_done_callback(lambda _f: _forget(key))
+                    return _paired(r, fut)
+            return _follow(self._executor or pool, r, first, lambda: self._run_check(check, key))
+
+        def _forget(key: str) -> None:
+            with lock:
+                inflight.pop(key, None)
 
         yield from ordered_map(rollouts, submit, self.options.workers)
 
@@ -310,6 +395,54 @@ def close_shared() -> None:
         g.close()
 
 
+def _settle(out: Future, src: Future, value: Callable[[Any], Any] = lambda v: v) -> None:
+    """Resolve `out` like the finished `src` (result mapped through `value`); a no-op when `out`
+    was cancelled meanwhile (the run is being torn down)."""
+    try:
+        if src.cancelled():
+            out.cancel()
+        elif src.exception() is not None:
+            out.set_exception(src.exception())
+        else:
+            out.set_result(value(src.result()))
+    except InvalidStateError:
+        pass
+
+
+def _paired(rollout: Rollout, fut: Future) -> Future:
+    """A future of (rollout, outcome) resolving with `fut` (an Outcome future). Cancelling it
+    cancels `fut`, so a torn-down run does not go on executing queued checks."""
+    out: Future = Future()
+    out.add_done_callback(lambda o: fut.cancel() if o.cancelled() else None)
+    fut.add_done_callback(lambda f: _settle(out, f, lambda outcome: (rollout, outcome)))
+    return out
+
+
+def _follow(pool: ThreadPoolExecutor, rollout: Rollout, first: Future, rerun: Callable[[], Outcome]) -> Future:
+    """A duplicate of a row still running: take the first one's outcome (served, so
+    cached=True, with the duration measured when it ran) without holding a worker while it
+    waits. If the first ended in sandbox_error — not a verdict — the duplicate gets its own
+    attempt."""
+    out: Future = Future()
+
+    def done(f: Future) -> None:
+        if not f.cancelled() and f.exception() is None and f.result().status == "sandbox_error":
+            try:
+                retry = pool.submit(rerun)
+            except RuntimeError:  # the pool is shutting down: the run is ending anyway
+                out.cancel()
+                return
+            out.add_done_callback(lambda o: retry.cancel() if o.cancelled() else None)
+            retry.add_done_callback(lambda r: _settle(out, r, lambda outcome: (rollout, outcome)))
+            return
+        _settle(out, f, lambda outcome: (rollout, replace(outcome, cached=True)))
+
+    first.add_done_callback(done)
+    return out
+
+
+
+
 def check_columns(first: Rollout | None, source_columns: list[str] | None, opts: CheckOptions) -> None:
     """A column missing from the input as a whole is an input error (exit 2), not N bad rows."""
     cols = source_columns if source_columns is not None else (list(first.row) if first else None)
@@ -349,8 +482,6 @@ def score_file(
     sink = open_output(output_path, source.schema) if output_path else None
     t0 = time.perf_counter()
     try:
-        grader.start()
-        summary.isolation = grader.backend.isolation()
         for rollout, outcome in grader.iter_grade(rows):
             if sink is not None:
                 sink.write({**rollout.row, **outcome_columns(outcome)} if rollout.error is None
@@ -359,6 +490,7 @@ def score_file(
             summary.add(outcome, group)
             if on_row is not None:
                 on_row(rollout, outcome, source.bytes_read, source.total_bytes)
+        summary.isolation = grader.backend.isolation()  # after the loop: the pool starts lazily
     except BaseException:
         if sink is not None:
             sink.abort()

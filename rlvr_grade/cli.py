@@ -27,6 +27,7 @@ class Preset(str, Enum):
     none = "none"
     humaneval = "humaneval"
     mbpp = "mbpp"
+    leetcode = "leetcode"
 
 
 class Extract(str, Enum):
@@ -40,6 +41,8 @@ class Style(str, Enum):
     auto = "auto"
     pytest = "pytest"
     asserts = "asserts"
+    stdio = "stdio"
+    call = "call"
 
 
 class BackendName(str, Enum):
@@ -93,6 +96,20 @@ def score(
     beam_max_creates: int = typer.Option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is."),
     beam_rpc_timeout: float = typer.Option(30.0, help="Seconds one Beam call may take, its own retries included."),
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
+    cache: Optional[str] = typer.Option(
+        None,
+        "--cache",
+        metavar="PATH",
+        help="SQLite result cache (default: see above). A rerun grades only rows it has not seen.",
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once)."),
+    language: str = typer.Option("python", help="stdio programs: python, c, cpp, java, javascript (a `language` column wins)."),
+    compare: Optional[str] = typer.Option(None, help="stdio/call output comparison: tokens (stdio default), exact, lines-unordered, float[:ABS[:REL]] (a `compare` column wins)."),
+    case_timeout: Optional[float] = typer.Option(None, help="stdio/call: CPU seconds per case (default: the whole --timeout, which is the row's budget)."),
+    run_all_cases: bool = typer.Option(False, "--run-all-cases", help="stdio/call: judge every case instead of stopping at the first failure (for --reward fraction)."),
+    fn_name: Optional[str] = typer.Option(None, help="call style: the function (or Solution method) to call (a `fn_name` column wins)."),
+    output_validator: Optional[str] = typer.Option(None, help="stdio: a Kattis/ICPC output validator directory (validate.cc + headers, or one .py), run in its own sandbox."),
+    validator_args: Optional[str] = typer.Option(None, help="Extra arguments for --output-validator, space separated."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
     baseline: Optional[str] = typer.Option(None, help="A previous run's --summary-json: print which problems regressed or improved."),
@@ -109,10 +126,13 @@ def score(
 ) -> None:
     """Grade every rollout and write the rows back with reward columns.
 
+    Results are cached by content hash, so a rerun (or a resumed, interrupted run) executes only what it has not seen, and identical rows are graded once. The cache lives at $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/rlvr-grade/cache.sqlite); --cache PATH picks another file, --no-cache keeps none.
+
     CI: --fail-under, --baseline with --fail-on-regression, --junit-xml; under GitHub Actions
     (GITHUB_ACTIONS=true) a ::notice::/::error:: line and a table in $GITHUB_STEP_SUMMARY."""
     from rlvr_grade import console
     from rlvr_grade.api import ScoreOptions, StrictError, score_file
+    from rlvr_grade.cache import CacheError
     from rlvr_grade.checks import CheckOptions
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import InputError, Limits, SandboxError
@@ -134,6 +154,30 @@ def score(
         console.error(str(exc), exc.tip)
         raise typer.Exit(2)
     limits = Limits(cpu_s=timeout, wall_s=wall_timeout, memory_mb=memory)
+    from rlvr_grade.cache import default_cache_path
+
+    cache_path = None if no_cache else (cache or default_cache_path())
+    from rlvr_grade import compare as _compare
+    from rlvr_grade import languages as _languages
+
+    try:
+        _languages.normalize(language)
+        if compare:
+            _compare.parse_mode(compare)
+        if case_timeout is not None and case_timeout <= 0:
+            raise ValueError("--case-timeout must be positive")
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    validator = None
+    if output_validator:
+        from rlvr_grade.checks.stdio_check import Validator
+
+        try:
+            validator = Validator.from_dir(output_validator, tuple((validator_args or "").split()))
+        except (OSError, ValueError) as exc:
+            console.error(f"--output-validator: {exc}")
+            raise typer.Exit(2)
     options = ScoreOptions(
         checks=CheckOptions(
             completion_col=completion_col,
@@ -144,6 +188,12 @@ def score(
             extract=extract.value,  # type: ignore[arg-type]
             test_style=test_style.value,  # type: ignore[arg-type]
             limits=limits,
+            language=_languages.normalize(language),
+            compare=compare,
+            case_timeout=case_timeout,
+            run_all=run_all_cases,
+            fn_name=fn_name,
+            validator=validator,
         ),
         reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
         backend=backend.value,
@@ -151,6 +201,7 @@ def score(
         + ((("allow_unisolated", True),) if allow_unsafe and backend.value == "local" else ()),
         concurrency=concurrency,
         strict=strict,
+        cache=cache_path,
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -170,6 +221,10 @@ def score(
     except InputError as exc:
         progress.close()
         console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    except CacheError as exc:
+        progress.close()
+        console.error(str(exc), tip="pass another --cache PATH, or --no-cache")
         raise typer.Exit(2)
     except StrictError as exc:
         progress.close()
@@ -223,6 +278,61 @@ def _finish(data: dict, summary_json: Optional[str], base: Optional[dict], fail_
         console.error(message)
     if failures:
         raise typer.Exit(1)
+
+
+cache_app = typer.Typer(
+    no_args_is_help=True,
+    help="See and manage the result cache (default: $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite).",
+)
+app.add_typer(cache_app, name="cache")
+
+_CACHE_OPT = typer.Option(None, "--cache", metavar="PATH", help="Cache file (default: the one `score` uses).")
+
+
+@cache_app.command("stats")
+def cache_stats(
+    cache: Optional[str] = _CACHE_OPT,
+    as_json: bool = typer.Option(False, "--json", help="Print the stats as JSON on stdout."),
+) -> None:
+    """Entries, size on disk, and which grader/schema versions and runtimes are present."""
+    import json
+
+    from rlvr_grade import cache as cache_mod
+    from rlvr_grade import console
+
+    try:
+        st = cache_mod.stats(cache or cache_mod.default_cache_path())
+    except cache_mod.CacheError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps(st.to_dict(), indent=2))
+    else:
+        console.cache_stats(st.to_dict(), cache_mod.SCHEMA_VERSION, __version__)
+
+
+@cache_app.command("clear")
+def cache_clear(
+    cache: Optional[str] = _CACHE_OPT,
+    older_than: Optional[str] = typer.Option(None, "--older-than", metavar="AGE", help="Only entries older than AGE (30d, 12h, 90m)."),
+    grader_version: Optional[str] = typer.Option(None, "--grader-version", metavar="V", help="Only entries computed by grader version V."),
+) -> None:
+    """Delete cache entries (all of them unless filtered) and give the space back."""
+    from rlvr_grade import cache as cache_mod
+    from rlvr_grade import console
+
+    try:
+        age = cache_mod.parse_age(older_than) if older_than is not None else None
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    path = cache or cache_mod.default_cache_path()
+    try:
+        n = cache_mod.clear(path, older_than_s=age, grader_version=grader_version)
+    except cache_mod.CacheError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    console.err.print(f"deleted {n} entries from {path}")
 
 
 @app.command()
@@ -344,14 +454,21 @@ def doctor(
             raise
         console.error(str(exc), tip="rerun with --verbose for the traceback")
         raise typer.Exit(3)
+    from rlvr_grade import languages
+
     if as_json:
-        typer.echo(report.to_json())
+        import json
+
+        typer.echo(json.dumps({**report.to_dict(), "languages": languages.available()}, indent=2))
     else:
         width = max(len(p.name) for p in report.protections)
         for p in report.protections:
             typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
         level = report.isolation.get("level", "?")
         typer.echo(f"\nisolation level: {level} ({report.isolation.get('mode_reason', '')})")
+        typer.echo("\nlanguages (stdio tests):")
+        for line in languages.describe():
+            typer.echo(f"  {line}")
         if report.score_refuses:
             typer.echo("score refuses to run untrusted code here unless --allow-network-and-writable-fs-UNSAFE is passed")
     if require_full and not report.all_active:

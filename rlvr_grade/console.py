@@ -111,3 +111,27 @@ def baseline_report(diff: Any) -> None:
             err.print(f"  ... and {len(changes) - 50} more {label}")
     if diff.truncated:
         warn("the baseline's or this run's problem map was capped (--summary-problems): the comparison is partial")
+
+
+def cache_stats(s: dict[str, Any], schema: int, version: str) -> None:
+    """`rlvr-grade cache stats` as a small table on stderr."""
+    import datetime
+
+    def when(ts: float | None) -> str:
+        return datetime.datetime.fromtimestamp(ts).isoformat(timespec="seconds") if ts else "-"
+
+    if not s["exists"]:
+        err.print(f"no cache at {s['path']}")
+        return
+    t = Table(title=f"cache {s['path']}", show_header=False)
+    t.add_row("entries", str(s["entries"]))
+    t.add_row("size", f"{s['bytes'] / 1e6:.2f} MB")
+    t.add_row("schemas", ", ".join(f"v{k}: {v}" + (" (this grader)" if int(k) == schema else "") for k, v in s["schemas"].items()) or "-")
+    t.add_row("grader versions", ", ".join(f"{k}: {v}" + (" (this grader)" if k == version else "") for k, v in s["graders"].items()) or "-")
+    t.add_row("statuses", ", ".join(f"{k}: {v}" for k, v in s["statuses"].items()) or "-")
+    for rt in s["runtimes"]:
+        fp = rt["fingerprint"]
+        backend = fp.get("backend", {})
+        t.add_row(f"runtime {rt['id']}", f"{rt['entries']} entries; grader {fp.get('grader')} ({fp.get('code')}), backend {backend}")
+    t.add_row("oldest / newest", f"{when(s['oldest'])} / {when(s['newest'])}")
+    err.print(t)

@@ -57,6 +57,10 @@ def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool
 
 
 def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
+    if check.style in ("stdio", "call"):
+        from rlvr_grade.judging import judge  # outputs compared with Check.expected, outside
+
+        return judge(check, ex)[:4]
     passed, total, msgs, any_fail, any_error = _tally(check, ex)
     if ex.phase_error and ex.phase_error[0] == "compile":
         return "compile_error", 0, total, ex.phase_error[1]
@@ -106,6 +110,11 @@ def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float 
 
 def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) -> Outcome:
     status, passed, total, error = verdict(check, ex)
+    cases: tuple[str, ...] = ()
+    if check.style in ("stdio", "call"):
+        from rlvr_grade.judging import judge
+
+        status, passed, total, error, cases = judge(check, ex)
     return Outcome(
         status=status,
         reward=reward(status, passed, total, cfg),
@@ -113,6 +122,7 @@ def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) ->
         tests_total=total,
         duration_ms=round(duration_ms, 3),
         error=error[:500],
+        case_verdicts=cases,
     )
 
 

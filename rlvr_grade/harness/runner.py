@@ -27,6 +27,8 @@ def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> 
         run_asserts(payload, report)
     elif style == "pytest":
         run_pytest(payload, report, workdir, testdir)
+    elif style in ("stdio", "call", "validate"):  # competitive-programming styles: harness/<style>.py
+        __import__(f"rlvr_grade.harness.{style}", fromlist=["run"]).run(payload, report, workdir)
     else:
         report({"ev": "phase", "phase": "runtime", "msg": f"unknown test style {style!r}"})
 

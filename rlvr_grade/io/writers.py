@@ -20,6 +20,7 @@ OUTCOME_COLUMNS: dict[str, str] = {
     "error": "string",
     "flags": "list<string>",
     "cached": "bool",
+    "case_verdicts": "list<string>",  # empty except for stdio/call rows; always present (stable schema)
 }
 
 

@@ -22,6 +22,7 @@ authenticates the result line; the candidate's stdout/stderr go to pipes, never 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import math
@@ -160,6 +161,7 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
     })
     zygote = Zygote(cfg)
     zygote.fs_plan = mounts.plan(hide, [p for p in mounts.needed_paths() if not replaced(p)])
+    zygote.plan = dataclasses.replace(zygote.plan, fs_plan=zygote.fs_plan)
     try:
         return zygote.execute(req)
     finally:
@@ -262,13 +264,13 @@ class LightZygote(Zygote):
     """Zygote.execute/_collect (fork, pipes, wall deadline, rusage) with a child set up for an
     outer kernel boundary instead of local namespaces."""
 
-    def _child(self, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
-        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w)
+    def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover - child
+        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w, setup_w)
 
 
-def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w) -> None:  # pragma: no cover - child
+def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
     from rlvr_grade.sandbox import linux
-    from rlvr_grade.sandbox.zygote import run_harness, write_files
+    from rlvr_grade.sandbox.zygote import _SETUP_FD, run_harness, write_files
 
     os.setsid()
     devnull = os.open("/dev/null", os.O_RDONLY)
@@ -278,8 +280,12 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w) -> None:
     chan = secrets.randbelow(800) + 200
     os.dup2(res_w, chan)
     os.set_inheritable(chan, False)
+    # The setup pipe says "ok" just before candidate code runs; a failure before that is the
+    # infrastructure's (sandbox_error), and the candidate cannot fake one after it.
+    os.dup2(setup_w, chan + 1, inheritable=False)
+    _SETUP_FD[0] = chan + 1
     os.closerange(3, chan)
-    os.closerange(chan + 1, 4096)
+    os.closerange(chan + 2, 4096)
     base = tempfile.mkdtemp(prefix="rlvr-check-")
     workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
     os.makedirs(workdir)
@@ -314,6 +320,9 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w) -> None:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.write(_SETUP_FD[0], b"ok")
+    os.close(_SETUP_FD[0])
+    _SETUP_FD[0] = None
     run_harness(payload, nonce, chan, workdir, testdir)
     try:
         sys.stdout.flush()

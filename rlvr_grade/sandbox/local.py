@@ -227,12 +227,13 @@ class LocalBackend(Backend):
 
     def fingerprint(self) -> dict[str, Any]:
         import platform
+        from importlib import metadata
 
+        # The installed distribution's version, not `import pytest` (~0.3 s): the fingerprint
+        # is taken on every run, including reruns served entirely from the cache.
         try:
-            import pytest
-
-            pytest_version = pytest.__version__
-        except ImportError:
+            pytest_version = metadata.version("pytest")
+        except metadata.PackageNotFoundError:
             pytest_version = None
         if self.mode == "auto":
             self._resolve_mode()

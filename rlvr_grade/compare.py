@@ -1,0 +1,198 @@
+"""Pure comparison of a candidate's output with the expected one. Runs OUTSIDE the sandbox:
+the expected value never enters it, and the candidate's output arrives here as plain data
+(text for stdio, a tagged JSON value for call), so no candidate object takes part.
+
+stdio modes
+    exact            byte-for-byte equal text (after decoding)
+    tokens           equal whitespace-separated tokens (the judges' default, and ours)
+    float            tokens; where both tokens are numbers they may differ by the tolerance
+                     (|a-b| <= abs_tol or |a-b| <= rel_tol*|b|, defaults 1e-6 each); a NaN
+                     token never equals anything, not even "nan"; a token that is not a
+                     number must match exactly
+    lines-unordered  the same multiset of lines, each compared as tokens; blank lines ignored
+
+call values are compared with strict equality (see `values_equal`)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+CompareMode = Literal["exact", "tokens", "float", "lines-unordered"]
+COMPARE_MODES: tuple[str, ...] = ("exact", "tokens", "float", "lines-unordered")
+DEFAULT_STDIO_MODE: CompareMode = "tokens"
+# Kattis/DOMjudge use 1e-6 when a problem asks for a float tolerance; both are "either/or".
+DEFAULT_ABS_TOL = 1e-6
+DEFAULT_REL_TOL = 1e-6
+
+# A decimal number as judges accept it: optional sign, digits with an optional fraction, or a
+# fraction alone, an optional exponent; plus inf/infinity/nan in any case. A NaN token is
+# never equal to anything (not even "nan"); an infinity only equals the same infinity.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z|[+-]?(?:inf|infinity|nan)\Z", re.I)
+
+
+@dataclass(frozen=True)
+class CompareSpec:
+    """How one row's outputs are compared."""
+
+    mode: CompareMode = DEFAULT_STDIO_MODE
+    abs_tol: float = DEFAULT_ABS_TOL
+    rel_tol: float = DEFAULT_REL_TOL
+
+
+def parse_mode(text: str) -> CompareSpec:
+    """`tokens`, `exact`, `lines-unordered`, `float`, or `float:ABS[:REL]` -> CompareSpec.
+
+    Raises ValueError naming the bad part."""
+    text = text.strip()
+    head, _, rest = text.partition(":")
+    if head not in COMPARE_MODES:
+        raise ValueError(f"unknown compare mode {head!r}; choose from {', '.join(COMPARE_MODES)} (float:ABS[:REL])")
+    if head != "float":
+        if rest:
+            raise ValueError(f"compare mode {head!r} takes no tolerance")
+        return CompareSpec(mode=head)  # type: ignore[arg-type]
+    if not rest:
+        return CompareSpec(mode="float")
+    parts = rest.split(":")
+    if len(parts) > 2:
+        raise ValueError(f"float compare takes at most ABS:REL, got {rest!r}")
+    try:
+        tols = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"float tolerance {rest!r} is not a number") from None
+    if any(not (t >= 0) or math.isinf(t) for t in tols):
+        raise ValueError(f"float tolerance {rest!r} must be finite and >= 0")
+    abs_tol = tols[0]
+    rel_tol = tols[1] if len(tols) == 2 else tols[0]
+    return CompareSpec(mode="float", abs_tol=abs_tol, rel_tol=rel_tol)
+
+
+def outputs_equal(got: str, expected: str, spec: CompareSpec) -> bool:
+    """Whether a program's stdout `got` is an accepted answer for `expected`."""
+    if spec.mode == "exact":
+        return got == expected
+    if spec.mode == "tokens":
+        return got.split() == expected.split()
+    if spec.mode == "float":
+        a, b = got.split(), expected.split()
+        return len(a) == len(b) and all(_float_token_equal(x, y, spec) for x, y in zip(a, b, strict=True))
+    if spec.mode == "lines-unordered":
+        la = sorted(tuple(line.split()) for line in got.splitlines() if line.strip())
+        lb = sorted(tuple(line.split()) for line in expected.splitlines() if line.strip())
+        return la == lb
+    raise ValueError(f"unknown compare mode {spec.mode!r}")
+
+
+def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
+    if _NUMBER.match(got) is None or _NUMBER.match(expected) is None:
+        return got == expected  # words match exactly
+    a, b = float(got), float(expected)
+    if math.isnan(a) or math.isnan(b):
+        return False
+    if math.isinf(a) or math.isinf(b):  # 1e999: only the same infinity
+        return a == b
+    diff = abs(a - b)
+    return diff <= spec.abs_tol or diff <= spec.rel_tol * abs(b)
+
+
+# -- call values -------------------------------------------------------------------------------
+# The sandbox serializes a return value with harness/call.py `encode`: JSON where lists, str,
+# int, bool, None and finite floats are themselves, and everything JSON cannot say is a
+# one-key tagged object: {"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
+# {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
+# {"$bytes": "<hex>"}. A value that is none of these never leaves the sandbox as a value.
+_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes")
+
+
+def decode(value: Any) -> Any:
+    """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials)."""
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, dict):
+        if len(value) == 1:
+            (tag, inner), = value.items()
+            if tag == "$tuple":
+                return tuple(decode(v) for v in inner)
+            if tag == "$set":
+                return set(_hashable(decode(v)) for v in inner)
+            if tag == "$frozenset":
+                return frozenset(_hashable(decode(v)) for v in inner)
+            if tag == "$dict":
+                return {_hashable(decode(k)): decode(v) for k, v in inner}
+            if tag == "$float":
+                return float(inner)
+            if tag == "$bytes":
+                return bytes.fromhex(inner)
+        return {k: decode(v) for k, v in value.items()}
+    return value
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((repr(k), _hashable(x)) for k, x in v.items()))
+    return v
+
+
+def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None, json_expected: bool = True) -> bool:
+    """Strict equality of two decoded plain values.
+
+    - bool is not int (True != 1); int and float compare by value (2 == 2.0); NaN never equal.
+    - floats equal exactly unless `float_spec` (mode "float") gives a tolerance.
+    - str, bytes, None only equal their own type.
+    - `json_expected`: the expected value came from JSON, which has no tuples, so a returned
+      tuple may match an expected list (LeetCode/APPS data); a list never matches an expected
+      tuple, set or dict.
+    """
+    if isinstance(expected, bool) or isinstance(got, bool):
+        return type(got) is bool and type(expected) is bool and got == expected
+    if isinstance(expected, (int, float)) and not isinstance(expected, bool):
+        if type(got) not in (int, float):
+            return False
+        if isinstance(got, float) and math.isnan(got) or isinstance(expected, float) and math.isnan(expected):
+            return False
+        if float_spec is not None and float_spec.mode == "float" and (isinstance(got, float) or isinstance(expected, float)):
+            if math.isinf(got) or math.isinf(expected):
+                return got == expected
+            diff = abs(got - expected)
+            return diff <= float_spec.abs_tol or diff <= float_spec.rel_tol * abs(expected)
+        return got == expected
+    if expected is None or isinstance(expected, (str, bytes)):
+        return type(got) is type(expected) and got == expected
+    if isinstance(expected, list):
+        ok_type = type(got) is list or (json_expected and type(got) is tuple)
+        return ok_type and len(got) == len(expected) and all(
+            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected, strict=True)
+        )
+    if isinstance(expected, tuple):
+        return type(got) is tuple and len(got) == len(expected) and all(
+            values_equal(g, e, float_spec, json_expected) for g, e in zip(got, expected, strict=True)
+        )
+    if isinstance(expected, (set, frozenset)):
+        # Elements are hashable plain values; set equality of those is already strict enough
+        # except for bool/int mixing, which the element types rule out below.
+        if type(got) is not type(expected) or len(got) != len(expected):
+            return False
+        return _typed(got) == _typed(expected)
+    if isinstance(expected, dict):
+        if type(got) is not dict or len(got) != len(expected):
+            return False
+        gk = {_typed_key(k): k for k in got}
+        for k, v in expected.items():
+            tk = _typed_key(k)
+            if tk not in gk or not values_equal(got[gk[tk]], v, float_spec, json_expected):
+                return False
+        return True
+    return False
+
+
+def _typed_key(k: Any) -> Any:
+    return (type(k).__name__ if type(k) is not int and type(k) is not float else "num", k)
+
+
+def _typed(s: Any) -> set:
+    return {_typed_key(x) for x in s}

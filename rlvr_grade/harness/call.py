@@ -1,0 +1,154 @@
+"""Runs INSIDE the sandbox child: the call test style.
+
+The program is executed once as module `solution`; then each case forks a grandchild that
+calls the target — a module-level function, or a method of a fresh `Solution()` (LeetCode) —
+with the case's arguments, under its own CPU limit, and sends back the return value encoded
+as plain tagged JSON (see rlvr_grade/compare.py). Only that encoding leaves the sandbox: an
+object with a rigged `__eq__` is not a plain value, so it is refused here and fails the case;
+the expected values are not in the sandbox, the comparison happens outside."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import types
+from typing import Any, Callable
+
+from rlvr_grade.compare import decode
+from rlvr_grade.harness.stdio import RunBudget, harden_parent, run_process
+
+Report = Callable[[dict[str, Any]], None]
+MAX_DEPTH = 200
+
+
+class NotPlain(TypeError):
+    """A return value that is not a plain value (or is a subclass of one)."""
+
+
+def encode(value: Any, depth: int = 0) -> Any:
+    """Plain Python value -> tagged JSON. Exact types only: a subclass of int/str/list (which
+    could override __eq__) is refused, as is anything else that is not a plain value."""
+    if depth > MAX_DEPTH:
+        raise NotPlain("value nested too deeply")
+    t = type(value)
+    if value is None or t is bool or t is int or t is str:
+        return value
+    if t is float:
+        if math.isnan(value):
+            return {"$float": "nan"}
+        if math.isinf(value):
+            return {"$float": "inf" if value > 0 else "-inf"}
+        return value
+    if t is list:
+        return [encode(v, depth + 1) for v in value]
+    if t is tuple:
+        return {"$tuple": [encode(v, depth + 1) for v in value]}
+    if t is set or t is frozenset:
+        items = [encode(v, depth + 1) for v in value]
+        items.sort(key=lambda x: json.dumps(x, sort_keys=True))  # deterministic order
+        return {"$set" if t is set else "$frozenset": items}
+    if t is dict:
+        if all(type(k) is str for k in value) and not (len(value) == 1 and next(iter(value)).startswith("$")):
+            return {k: encode(v, depth + 1) for k, v in value.items()}
+        return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if t is bytes:
+        return {"$bytes": value.hex()}
+    raise NotPlain(f"returned a {t.__module__}.{t.__qualname__}, not a plain value")
+
+
+def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable[..., Any]]:
+    """A factory giving the callable to test: `Solution().fn_name` (a fresh instance per case,
+    like LeetCode's judge), else the module-level `fn_name`."""
+    ns = module.__dict__
+    cls = ns.get("Solution")
+    if isinstance(cls, type) and hasattr(cls, fn_name):
+        return lambda: getattr(cls(), fn_name)
+    fn = ns.get(fn_name)
+    if callable(fn):
+        return lambda: fn
+    raise LookupError(f"the program defines no function {fn_name!r} (nor Solution.{fn_name})")
+
+
+def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
+    harden_parent()
+    opts = payload.get("options", {})
+    fn_name = str(opts.get("fn_name", ""))
+    cases = list(opts.get("cases", []))
+    program = payload["program"]
+    setup = payload.get("setup") or ""
+    try:
+        code = compile(setup + "\n" + program if setup else program, "solution.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as exc:
+        report({"ev": "phase", "phase": "compile", "msg": f"{type(exc).__name__}: {exc}"[:500]})
+        return
+    module = types.ModuleType("solution")
+    module.__file__ = os.path.abspath("solution.py")
+    sys.modules["solution"] = module
+    try:
+        exec(code, module.__dict__)
+        factory = find_target(module, fn_name)
+    except MemoryError:
+        report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
+        return
+    except BaseException as exc:  # noqa: BLE001 - SystemExit too: exiting early is not passing
+        report({"ev": "phase", "phase": "runtime", "msg": f"{type(exc).__name__}: {exc}"[:500]})
+        return
+    each = RunBudget(opts)
+    for i, case in enumerate(cases):
+        args = decode(case.get("args", []))
+        kwargs = decode(case.get("kwargs", {}))
+        limit = each.case_cpu()
+        res = run_process(_caller(factory, args, kwargs), None, limit, each.case_wall(),
+                          each.output_cap, want_extra=True)
+        output = None
+        msg = each.describe(res, limit)
+        if res.verdict == "OK":
+            try:
+                sent = json.loads(res.extra.decode("utf-8"))
+                if "error" in sent:
+                    res.verdict, msg = "RE", "RE: " + str(sent["error"])[:400]
+                else:
+                    output = {"value": sent["value"]}  # wrapped: a None return is a value too
+            except (ValueError, KeyError, TypeError):
+                res.verdict, msg = "RE", "RE: the case reported no result"
+        report({"ev": "test", "id": f"case:{i}", "outcome": "passed" if res.verdict == "OK" else "error",
+                "msg": msg, "output": output})
+        if each.spend(res.cpu_s, i, len(cases), report) or (res.verdict != "OK" and each.stop_on_fail):
+            break
+    report({"ev": "done"})
+
+
+def _caller(factory: Callable[[], Callable[..., Any]], args: list, kwargs: dict) -> Callable[[], None]:
+    def call() -> None:  # pragma: no cover - the grandchild
+        # The encoder and the result fd are bound now, before candidate code runs in this
+        # process; what the candidate does to json/os afterwards only affects its own answer.
+        dumps, write = json.dumps, os.write
+        try:
+            value = factory()(*args, **kwargs)
+            data = dumps({"value": encode(value)})
+        except NotPlain as exc:
+            data = dumps({"error": str(exc)})
+        except RecursionError:
+            data = dumps({"error": "RecursionError: maximum recursion depth exceeded"})
+        except MemoryError:
+            os.write(2, b"MemoryError\n")
+            os._exit(1)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit in the function is a failure too
+            try:
+                text = f"{type(exc).__name__}: {exc}"
+            except BaseException:  # noqa: BLE001 - a hostile __str__
+                text = type(exc).__name__
+            data = dumps({"error": text[:400]})
+        raw = data.encode()
+        while raw:
+            n = write(3, raw)
+            raw = raw[n:]
+        try:
+            sys.stdout.flush()
+        except BaseException:  # noqa: BLE001
+            pass
+        os._exit(0)
+
+    return call

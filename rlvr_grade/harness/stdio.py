@@ -1,0 +1,410 @@
+"""Runs INSIDE the sandbox child: the stdio test style (and the per-case process runner the
+call style shares).
+
+The program is compiled once (C, C++, Java) or syntax-checked once (Python, JavaScript), then
+every case runs in its own forked grandchild with the case input on stdin (a file in the
+check's private /tmp), its stdout captured, and its own CPU limit. Python programs are not
+exec'd: the grandchild is a fork of this warm interpreter that execs the compiled code object
+as `__main__`, so a case costs a fork, not an interpreter start-up.
+
+Only the program's output leaves, on the report channel: the expected outputs are not in
+this sandbox at all, and the comparison happens outside (rlvr_grade/judging.py). Each case is
+reported as {"ev": "test", "id": "case:<i>", "outcome": "passed"|"error", "output": stdout,
+"msg": "<RUN VERDICT>: detail"} where the run verdict is OK, TLE, MLE, RE or OLE."""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import select
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rlvr_grade.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
+
+Report = Callable[[dict[str, Any]], None]
+READ_CHUNK = 65536
+ERR_CAP = 8192
+PR_SET_DUMPABLE = 4
+
+
+@dataclass
+class CaseRun:
+    """What one process run did (inside the sandbox; never leaves as is)."""
+
+    verdict: str  # OK, TLE, MLE, RE, OLE
+    stdout: bytes
+    stderr: bytes
+    cpu_s: float
+    exit_code: int | None
+    signal: int | None
+    extra: bytes = b""  # the call style's private result pipe
+
+
+def harden_parent() -> None:
+    """Make this harness process non-dumpable: a case's process (same uid) can then neither
+    ptrace it nor open /proc/<harness>/fd/<channel> or /proc/<harness>/mem."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+def _high(fd: int) -> int:
+    import fcntl
+
+    return fcntl.fcntl(fd, fcntl.F_DUPFD, 100)
+
+
+def run_process(
+    target: Callable[[], None] | list[str],
+    stdin_path: str | None,
+    cpu_s: float,
+    wall_s: float,
+    output_cap: int,
+    memory_mb: int | None = None,
+    stack_mb: int | None = None,
+    want_extra: bool = False,
+    env: dict[str, str] | None = None,
+) -> CaseRun:
+    """Fork one grandchild that runs `target` (a Python callable, or an argv to exec) with the
+    given stdin, capture its stdout/stderr (capped) and, with `want_extra`, fd 3, and judge how
+    it ended. RLIMIT_CPU in the grandchild is the per-case limit; `wall_s` is a backstop."""
+    out_r, out_w = os.pipe()
+    err_r, err_w = os.pipe()
+    ext_r, ext_w = os.pipe() if want_extra else (-1, -1)
+    in_fd = os.open(stdin_path or "/dev/null", os.O_RDONLY)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the grandchild
+        try:
+            os.setpgid(0, 0)
+            srcs = [_high(in_fd), _high(out_w), _high(err_w)] + ([_high(ext_w)] if want_extra else [])
+            for target_fd, src in enumerate(srcs):
+                os.dup2(src, target_fd)
+            # Everything else closes: the report channel above all (a case cannot forge reports).
+            os.closerange(len(srcs), 65536)
+            # Limits only go down from the check's own (an unprivileged process cannot raise a
+            # hard limit): clamp to what this process already has.
+            _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
+            soft = max(1, int(math.ceil(cpu_s)))
+            hard = soft + 1 if cpu_hard == resource.RLIM_INFINITY else min(soft + 1, cpu_hard)
+            resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
+            if memory_mb is not None:
+                lim = memory_mb << 20
+                _, as_hard = resource.getrlimit(resource.RLIMIT_AS)
+                if as_hard != resource.RLIM_INFINITY:
+                    lim = min(lim, as_hard)
+                resource.setrlimit(resource.RLIMIT_AS, (lim, lim if as_hard == resource.RLIM_INFINITY else as_hard))
+            if stack_mb is not None:
+                _, hard = resource.getrlimit(resource.RLIMIT_STACK)
+                want = stack_mb << 20
+                if hard != resource.RLIM_INFINITY:
+                    want = min(want, hard)
+                resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            if callable(target):
+                target()
+                os._exit(0)
+            os.execve(target[0], target, env if env is not None else dict(os.environ))
+        except BaseException:  # noqa: BLE001
+            try:
+                os.write(2, traceback.format_exc().encode()[-2000:])
+            except BaseException:
+                pass
+        os._exit(120)
+    os.close(in_fd), os.close(out_w), os.close(err_w)
+    if want_extra:
+        os.close(ext_w)
+    bufs = {out_r: bytearray(), err_r: bytearray()}
+    caps = {out_r: output_cap, err_r: ERR_CAP}
+    if want_extra:
+        bufs[ext_r] = bytearray()
+        caps[ext_r] = 16 << 20
+    over = False
+    pidfd = os.pidfd_open(pid)
+    poller = select.poll()
+    for fd in bufs:
+        poller.register(fd, select.POLLIN)
+    poller.register(pidfd, select.POLLIN)
+    open_fds = set(bufs)
+    exited = killed = False
+    deadline = t0 + wall_s
+    drain_until = None
+    while open_fds:
+        now = time.monotonic()
+        if not exited and now >= deadline:
+            _kill_group(pid)
+            killed = True
+            deadline = float("inf")
+        if exited and drain_until is None:
+            drain_until = now + 0.5  # a background process of the case may hold the pipes open
+        if drain_until is not None and now >= drain_until:
+            break
+        limit_at = min(deadline, drain_until or float("inf"))
+        timeout = None if limit_at == float("inf") else max(0, int((limit_at - now) * 1000) + 1)
+        for fd, _ev in poller.poll(timeout):
+            if fd == pidfd:
+                exited = True
+                poller.unregister(pidfd)
+                continue
+            chunk = os.read(fd, READ_CHUNK)
+            if not chunk:
+                poller.unregister(fd)
+                open_fds.discard(fd)
+                continue
+            room = caps[fd] - len(bufs[fd])
+            if room > 0:
+                bufs[fd] += chunk[:room]
+            if len(chunk) > room and fd == out_r:
+                over = True
+                if not exited:
+                    _kill_group(pid)  # output limit exceeded: no point in running on
+    _kill_group(pid)
+    _, status, ru = os.wait4(pid, 0)
+    for fd in list(bufs) + [pidfd]:
+        os.close(fd)
+    cpu = ru.ru_utime + ru.ru_stime
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    err = bytes(bufs[err_r])
+    if over:
+        verdict = "OLE"
+    elif cpu > cpu_s or sig == signal.SIGXCPU or killed or (sig == signal.SIGKILL and cpu >= cpu_s * 0.95):
+        verdict = "TLE"
+    elif sig == signal.SIGKILL or b"MemoryError" in err[-400:] or b"OutOfMemoryError" in err or b"std::bad_alloc" in err[-400:]:
+        # SIGKILL that is not the CPU limit: the memory cgroup's OOM killer (or the program's
+        # own kill -9, which is a runtime error anyway; the memory verdict is refined outside
+        # from the check's OOM count).
+        verdict = "MLE"
+    elif sig is not None or code != 0:
+        verdict = "RE"
+    else:
+        verdict = "OK"
+    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"")
+
+
+def _kill_group(pid: int) -> None:
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _tail(err: bytes) -> str:
+    text = err.decode("utf-8", "replace").strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def describe(run: CaseRun, cpu_limit: float) -> str:
+    if run.verdict == "TLE":
+        return f"TLE: over the {cpu_limit:g}s CPU limit per case"
+    if run.verdict == "OLE":
+        return "OLE: output limit exceeded"
+    if run.verdict == "MLE":
+        return "MLE: memory limit exceeded" + (f" ({_tail(run.stderr)})" if run.stderr else "")
+    if run.verdict == "RE":
+        how = f"killed by signal {run.signal}" if run.signal else f"exit code {run.exit_code}"
+        tail = _tail(run.stderr)
+        return f"RE: {how}" + (f": {tail}" if tail else "")
+    return "OK"
+
+
+# -- building ---------------------------------------------------------------------------------
+def _fill(args: tuple[str, ...] | list[str], **values: str) -> list[str]:
+    return [a.format(**values) for a in args]
+
+
+def _which(name: str) -> str:
+    import shutil
+
+    return shutil.which(name) or name
+
+
+def prepare(payload: dict[str, Any], report: Report, workdir: str) -> tuple[Any, dict[str, Any]] | None:
+    """Write and compile the program once. Returns (python code object | argv list, info) or
+    None after reporting a compile error."""
+    opts = payload.get("options", {})
+    lang = LANGUAGES[payload.get("language", "python")]
+    program = payload["program"]
+    if lang.name == "python":
+        setup = payload.get("setup") or ""
+        try:
+            code = compile(setup + "\n" + program if setup else program, "solution.py", "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            report({"ev": "phase", "phase": "compile", "msg": "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1][:500]})
+            return None
+        return code, {}
+    main = java_main_class(program) if lang.name == "java" else "Main"
+    src = os.path.join(workdir, lang.source.format(main=main))
+    exe = os.path.join(workdir, "prog")
+    with open(src, "w", encoding="utf-8") as fh:
+        fh.write(program)
+    mem = int(opts.get("memory_mb", 512))
+    values = {"src": src, "exe": exe, "main": main, "mem": str(mem)}
+    build = lang.compile or lang.syntax_check
+    if build is not None:
+        argv = _fill(build, **values)
+        argv[0] = _which(argv[0])
+        ccpu = float(opts.get("compile_cpu_s", COMPILE_CPU_S))
+        run = run_process(argv, None, ccpu, ccpu * 2 + 10, 1 << 16, stack_mb=None)
+        if run.verdict != "OK":
+            text = (run.stderr or run.stdout).decode("utf-8", "replace").strip()
+            first_err = next((ln for ln in text.splitlines() if "error" in ln.lower()), text.splitlines()[-1] if text else "")
+            what = "compiler exceeded its time limit" if run.verdict == "TLE" else first_err or f"compiler {describe(run, ccpu)}"
+            report({"ev": "phase", "phase": "compile", "msg": what[:500]})
+            return None
+    argv = _fill(lang.run, **values)
+    argv[0] = _which(argv[0])
+    return argv, {"native": lang.name in ("c", "cpp")}
+
+
+# -- the style -------------------------------------------------------------------------------
+def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
+    """Run every stdio case (see the module docstring)."""
+    harden_parent()
+    opts = payload.get("options", {})
+    inputs: list[str] = list(opts.get("inputs", []))
+    prepared = prepare(payload, report, workdir)
+    if prepared is None:
+        return
+    target, info = prepared
+    each = RunBudget(opts)
+    for i, text in enumerate(inputs):
+        path = "/tmp/rlvr_case_input" if os.path.isdir("/tmp") else os.path.join(workdir, ".input")
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(text)
+        os.chmod(path, 0o444)
+        runner: Any = target if isinstance(target, list) else _python_main(target)
+        limit = each.case_cpu()
+        res = run_process(
+            runner, path, limit, each.case_wall(), each.output_cap,
+            # Deep recursion is normal in contest code: the stack may use the run's memory.
+            stack_mb=each.memory_mb,
+            # Native programs get the run memory as their address-space cap: the check's cgroup
+            # is sized for the compiler, and a judge's memory limit is per run.
+            memory_mb=each.memory_mb if info.get("native") else None,
+        )
+        os.unlink(path)
+        report({
+            "ev": "test", "id": f"case:{i}",
+            "outcome": "passed" if res.verdict == "OK" else "error",
+            "msg": each.describe(res, limit), "output": pack_output(res.stdout) if res.verdict == "OK" else None,
+        })
+        if each.spend(res.cpu_s, i, len(inputs), report) or (res.verdict != "OK" and each.stop_on_fail):
+            break
+    report({"ev": "done"})
+
+
+PACK_OVER = 64 << 10
+
+
+def pack_output(data: bytes) -> str | dict[str, str]:
+    """A case's stdout for the report channel. Large outputs travel zlib-compressed, so many
+    cases of big (and typically repetitive) output fit the channel's cap; see unpack_output."""
+    if len(data) <= PACK_OVER:
+        return data.decode("utf-8", "surrogateescape")
+    import base64
+    import zlib
+
+    return {"z": base64.b64encode(zlib.compress(data, 1)).decode("ascii")}
+
+
+def unpack_output(value: object, cap: int = 64 << 20) -> str | None:
+    """Inverse of pack_output (used outside the sandbox); None for anything malformed. The
+    decompressed size is capped: a crafted record cannot make the grader inflate a bomb."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict) and isinstance(value.get("z"), str) and len(value) == 1:
+        import base64
+        import binascii
+        import zlib
+
+        try:
+            d = zlib.decompressobj()
+            raw = d.decompress(base64.b64decode(value["z"]), cap)
+            if d.unconsumed_tail:
+                return None
+            return raw.decode("utf-8", "surrogateescape")
+        except (binascii.Error, zlib.error, ValueError):
+            return None
+    return None
+
+
+class RunBudget:
+    """Per-case CPU limit and the row's total CPU budget for the cases."""
+
+    def __init__(self, opts: dict[str, Any]):
+        self.case_cpu_s = float(opts.get("case_cpu_s", 10.0))
+        self.budget_s = float(opts.get("budget_cpu_s", 10.0))
+        self.stop_on_fail = bool(opts.get("stop_on_fail", True))
+        self.output_cap = int(opts.get("output_cap", 1 << 20))
+        self.memory_mb = int(opts.get("memory_mb", 512))
+        self.used = 0.0
+
+    def case_cpu(self) -> float:
+        # A case never gets more than what is left of the row's budget (plus a hair, so the
+        # case that exhausts it is seen as a TLE rather than cut mid-way without a verdict).
+        return max(0.05, min(self.case_cpu_s, self.budget_s - self.used + 0.05))
+
+    def describe(self, run: CaseRun, limit: float) -> str:
+        if run.verdict == "TLE" and limit < self.case_cpu_s:
+            return f"TLE: the row's CPU budget of {self.budget_s:g}s is used up"
+        return describe(run, self.case_cpu_s)
+
+    def case_wall(self) -> float:
+        return 3.0 * self.case_cpu() + 2.0
+
+    def spend(self, cpu: float, i: int, n: int, report: Report) -> bool:
+        """Charge a case; True when the budget is gone (the next case is reported TLE)."""
+        self.used += cpu
+        if self.used >= self.budget_s and i + 1 < n:
+            report({"ev": "test", "id": f"case:{i + 1}", "outcome": "error",
+                    "msg": f"TLE: the row's CPU budget of {self.budget_s:g}s is used up"})
+            return True
+        return False
+
+
+def _python_main(code: Any) -> Callable[[], None]:
+    def main() -> None:  # pragma: no cover - the grandchild
+        import builtins
+        import io
+        import types
+
+        sys.stdin = io.open(0, "r", encoding="utf-8", errors="surrogateescape", closefd=False)
+        sys.stdout = io.open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
+        sys.stderr = io.open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
+        sys.argv = ["solution.py"]
+        module = types.ModuleType("__main__")
+        module.__dict__["__builtins__"] = builtins
+        module.__file__ = os.path.abspath("solution.py")
+        sys.modules["__main__"] = module
+        status = 0
+        try:
+            exec(code, module.__dict__)
+        except SystemExit as exc:
+            c = exc.code
+            status = 0 if c is None else (c if isinstance(c, int) else 1)
+            if not isinstance(c, (int, type(None))):
+                print(c, file=sys.stderr)
+        except BaseException:  # noqa: BLE001 - the program crashed: a runtime error
+            traceback.print_exc()
+            status = 1
+        try:
+            sys.stdout.flush()
+        except BaseException:  # noqa: BLE001 - EPIPE and friends
+            pass
+        os._exit(status & 0xFF)
+
+    return main

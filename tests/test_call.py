@@ -1,0 +1,203 @@
+"""The call style end to end through the real local sandbox: functions and LeetCode `Solution`
+methods, strict equality outside the sandbox, the value encoding, and the reward hacks that
+target call-based graders (rigged __eq__, reading the grader's frames, state across cases)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from rlvr_grade.api import Grader, ScoreOptions
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.checks.cases import leetcode_cases
+from rlvr_grade.compare import CompareSpec, decode, values_equal
+from rlvr_grade.harness.call import NotPlain, encode
+from rlvr_grade.types import Limits, Rollout
+from tests.conftest import requires_root
+
+OPTS = CheckOptions(test_style="call", case_timeout=1.0, limits=Limits(cpu_s=4.0, memory_mb=256))
+
+
+@pytest.fixture(scope="module")
+def grader():
+    with Grader(ScoreOptions(checks=OPTS, concurrency=2)) as g:
+        yield g
+
+
+def row(code: str, cases: list, fn: str = "f", **extra) -> dict:
+    return {"completion": code, "tests": json.dumps(cases), "fn_name": fn, **extra}
+
+
+ADD = [{"args": [1, 2], "output": 3}, {"args": [], "kwargs": {"a": 5, "b": 6}, "output": 11}]
+
+
+# -- encoding and strict equality (pure) ---------------------------------------------------------
+def test_encoding_keeps_types_apart():
+    values = [(1, 2), [1, 2], {1, 2}, frozenset({3}), {"a": 1}, {1: "x", (1, 2): None}, float("inf"), float("-inf"),
+              b"\x00\xff", True, 1, 1.5, None, "s", {"$tuple": 1}]
+    for v in values:
+        wire = json.loads(json.dumps(encode(v)))
+        back = decode(wire)
+        assert type(back) is type(v) and back == v, (v, wire, back)
+    assert math.isnan(decode(encode(float("nan"))))
+    assert encode((1, [2])) != encode([1, [2]])
+
+
+def test_encoding_refuses_anything_not_plain():
+    class Liar:
+        def __eq__(self, other):
+            return True
+
+    class MyInt(int):
+        def __eq__(self, other):
+            return True
+
+    for bad in (Liar(), MyInt(3), [1, Liar()], {"k": MyInt(1)}, object(), lambda: 1):
+        with pytest.raises(NotPlain):
+            encode(bad)
+
+
+def test_strict_equality():
+    assert values_equal(3, 3) and values_equal(2.0, 2)
+    assert not values_equal(True, 1) and not values_equal(1, True) and not values_equal(0, False)
+    assert not values_equal("1", 1) and not values_equal(None, 0) and not values_equal([], None)
+    assert not values_equal(float("nan"), float("nan"))
+    assert not values_equal(0.30000000000000004, 0.3)
+    assert values_equal(0.30000000000000004, 0.3, CompareSpec("float"))
+    assert values_equal((1, 2), [1, 2])  # JSON expected: no tuples there, so a tuple may match
+    assert not values_equal((1, 2), [1, 2], json_expected=False)  # Python literal expected: strict
+    assert not values_equal([1, 2], (1, 2))
+    assert not values_equal([1, 2], {1, 2}) and values_equal({2, 1}, {1, 2})
+    assert not values_equal({1, 2}, frozenset({1, 2}))
+    assert not values_equal({True}, {1}) and not values_equal({"1": 1}, {1: 1})
+    assert not values_equal([1, [2, 3]], [1, [2, 4]])
+
+
+# -- through the sandbox -------------------------------------------------------------------------
+@requires_root
+def test_functions_and_solution_methods(grader):
+    rows = [
+        row("def add(a, b):\n    return a + b\n", ADD, "add"),
+        row("class Solution:\n    def add(self, a, b):\n        return a + b\n", ADD, "add"),
+        row("def add(a, b):\n    return a - b\n", ADD, "add"),
+        row("def add(a, b):\n    return 1 / 0\n", ADD, "add"),
+        row("def add(a, b):\n    while True:\n        pass\n", ADD, "add"),
+        row("def add(a, b):\n    return a +\n", ADD, "add"),
+        row("def other(a, b):\n    return a + b\n", ADD, "add"),
+        row("import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b\n", ADD, "add"),
+        row("def add(a, b):\n    return [0] * (1 << 28)\n", ADD, "add"),
+    ]
+    got = [(o.status, o.case_verdicts) for o in grader.grade(rows)]
+    assert got == [
+        ("pass", ("AC", "AC")),
+        ("pass", ("AC", "AC")),
+        ("fail", ("WA", "-")),
+        ("runtime_error", ("RE", "-")),
+        ("timeout", ("TLE", "-")),
+        ("compile_error", ("CE", "CE")),
+        ("runtime_error", ("-", "-")),
+        ("runtime_error", ("-", "-")),
+        ("memory_limit", ("MLE", "-")),
+    ], got
+
+
+@requires_root
+def test_an_object_claiming_equality_cannot_pass(grader):
+    liar = (
+        "class Anything:\n"
+        "    def __eq__(self, other): return True\n"
+        "    def __ne__(self, other): return False\n"
+        "    def __hash__(self): return 0\n"
+        "class Int(int):\n"
+        "    def __eq__(self, other): return True\n"
+        "def f(x):\n"
+        "    return Anything() if x == 0 else Int(7)\n"
+    )
+    outs = grader.grade([row(liar, [{"args": [0], "output": 3}]), row(liar, [{"args": [1], "output": 3}])])
+    for o in outs:
+        assert o.status == "runtime_error" and "not a plain value" in o.error, o
+
+
+@requires_root
+def test_returned_types_are_compared_strictly(grader):
+    rows = [
+        row("def f():\n    return True\n", [{"args": [], "output": 1}]),
+        row("def f():\n    return float('nan')\n", [{"args": [], "output": {"$float": "nan"}}]),
+        row("def f():\n    return (1, 2)\n", [{"args": [], "output": [1, 2]}]),
+        row("def f():\n    return [1, 2]\n", [{"args": [], "output": {"$tuple": [1, 2]}}]),
+        row("def f():\n    return {1, 2}\n", [{"args": [], "output": {"$set": [2, 1]}}]),
+        row("def f():\n    return 0.1 + 0.2\n", [{"args": [], "output": 0.3}]),
+        row("def f():\n    return 0.1 + 0.2\n", [{"args": [], "output": 0.3}], compare="float"),
+        row("def f():\n    return None\n", [{"args": [], "output": None}]),
+    ]
+    assert [o.status for o in grader.grade(rows)] == ["fail", "fail", "pass", "fail", "pass", "fail", "pass", "pass"]
+
+
+@requires_root
+def test_expected_values_are_not_in_the_sandbox_nor_in_any_frame(grader):
+    snoop = (
+        "import gc, sys\n"
+        "def f(x):\n"
+        "    seen = []\n"
+        "    fr = sys._getframe(1)\n"
+        "    while fr is not None:\n"
+        "        seen += list(fr.f_locals.values())\n"
+        "        fr = fr.f_back\n"
+        "    for o in gc.get_objects():\n"
+        "        if isinstance(o, dict):\n"
+        "            seen += list(o.values())\n"
+        "    for v in seen:\n"
+        "        if isinstance(v, str) and v.startswith('secret-answer'):\n"
+        "            return v\n"
+        "    return 'not-found'\n"
+    )
+    o = grader.grade([row(snoop, [{"args": [1], "output": "secret-answer-41"}])])[0]
+    assert o.status == "fail" and "not-found" in o.error, o
+    check = build_check(Rollout(0, row(snoop, [{"args": [1], "output": "secret-answer-41"}])), OPTS)
+    assert "secret-answer-41" not in json.dumps(check.payload())
+
+
+@requires_root
+def test_cases_do_not_share_state(grader):
+    code = "calls = []\ndef f(x):\n    calls.append(x)\n    return len(calls)\n"
+    o = grader.grade([row(code, [{"args": [i], "output": 1} for i in range(3)])])[0]
+    assert o.status == "pass", o  # each case runs in its own fork of the loaded module
+
+
+@requires_root
+def test_apps_layout_unwraps_its_one_element_lists(grader):
+    apps = {"inputs": [[[3, 1, 2]], [[5]]], "outputs": [[[1, 2, 3]], [[5]]], "fn_name": "srt"}
+    code = "def srt(xs):\n    return sorted(xs)\n"
+    outs = grader.grade([{"completion": code, "tests": json.dumps(apps)},
+                         {"completion": "def srt(xs):\n    return xs\n", "tests": json.dumps(apps)}])
+    assert [o.status for o in outs] == ["pass", "fail"]
+
+
+# -- LeetCode ----------------------------------------------------------------------------------------
+LEET = {"functional": "def check(candidate):\n    assert candidate(nums = [2,7,11,15], target = 9) == [0,1]\n"
+                      "    assert candidate(nums = [3,3], target = 6) == [0,1]\n\n\ncheck(Solution().twoSum)"}
+REF = ("class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
+       "        seen = {}\n        for i, x in enumerate(nums):\n            if target - x in seen:\n"
+       "                return [seen[target - x], i]\n            seen[x] = i\n")
+
+
+def test_leetcode_asserts_become_call_cases():
+    cs = leetcode_cases(LEET)
+    assert cs is not None and cs.kind == "call" and cs.fn_name == "twoSum" and not cs.json_expected
+    assert cs.inputs[0] == {"args": [], "kwargs": {"nums": [2, 7, 11, 15], "target": 9}}
+    assert leetcode_cases({"functional": "def check(candidate):\n    assert abs(candidate(1) - 2) < 1e-6\n\ncheck(Solution().f)"}) is None
+    check = build_check(Rollout(0, {"completion": REF, "tests": LEET}), CheckOptions(preset="leetcode"))
+    assert check.style == "call" and "[0, 1]" not in json.dumps(check.payload()) and "0,1" not in json.dumps(check.payload())
+
+
+@requires_root
+def test_leetcode_preset_reference_passes_and_stub_fails():
+    stub = "class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n        pass\n"
+    nonliteral = {"functional": "def check(candidate):\n    assert sorted(candidate([3,3], 6)) == [0,1]\n\ncheck(Solution().twoSum)"}
+    opts = CheckOptions(preset="leetcode", limits=Limits(cpu_s=4.0))
+    with Grader(ScoreOptions(checks=opts, concurrency=2)) as g:
+        outs = g.grade([{"completion": REF, "tests": LEET}, {"completion": stub, "tests": LEET},
+                        {"completion": REF, "tests": nonliteral}, {"completion": stub, "tests": nonliteral}])
+    assert [o.status for o in outs] == ["pass", "fail", "pass", "runtime_error"]
