@@ -252,12 +252,14 @@ class Grader:
         # time a final outcome is in the cache (put happens before the future resolves).
         inflight: dict[str, Future] = {}
         lock = threading.RLock()  # re-entered when a callback fires at once on a done future
+        programs: dict[int, str] = {}  # row index -> extracted code, for the flags scan on the way out
 
         def submit(pool: ThreadPoolExecutor, r: Rollout) -> Future:
             prepared = self._prepare(r)
             if isinstance(prepared, Outcome):
                 return done_future((r, prepared))
             check, key = prepared
+            programs[r.index] = check.program
             with lock:
                 first = inflight.get(key)
                 if first is None:
@@ -276,7 +278,13 @@ class Grader:
             with lock:
                 inflight.pop(key, None)
 
-        yield from ordered_map(rollouts, submit, self.options.workers)
+        for r, outcome in ordered_map(rollouts, submit, self.options.workers):
+            program = programs.pop(r.index, None)
+            if program is not None:
+                # Flags come from the completion's text and the --on-suspicious policy, applied
+                # after the cache so a cached outcome never carries another run's policy.
+                outcome = scoring.apply_flags(outcome, scan_flags(program), self.options.reward)
+            yield r, outcome
 
     def grade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
         """Grade rows held in memory (dicts, or a pyarrow Table); results in input order.

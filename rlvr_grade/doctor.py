@@ -227,7 +227,8 @@ def diagnose(mode: str = "auto") -> Report:
         backend.start()
         tests = "assert True\n"
         ex = backend.run(Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
-                               limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256)))
+                               limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256),
+                               options=(("guard", False),)))
         isolation = backend.isolation()
     finally:
         backend.close()

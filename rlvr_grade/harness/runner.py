@@ -44,7 +44,19 @@ def _compile(source: str, filename: str, report: Report):
         return None
 
 
-def _make_guard(testdir: str, test_files: list[str]) -> Guard:
+class _NoGuard:
+    """`rlvr-grade doctor` probes the sandbox's own layers, so its (trusted) probe runs
+    without the in-process guard, which would otherwise answer first."""
+
+    armed = False
+
+    def arm(self) -> None:
+        pass
+
+
+def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | None = None) -> Guard:
+    if payload is not None and (payload.get("options") or {}).get("guard") is False:
+        return _NoGuard()  # type: ignore[return-value]
     g = Guard(trusted_files=test_files)
     g.protected_dirs = (os.path.join(os.path.realpath(testdir), ""),)
     g.install()
@@ -99,7 +111,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
-    guard = _make_guard(testdir, [TESTS_FILENAME])
+    guard = _make_guard(testdir, [TESTS_FILENAME], payload)
     guard.arm()
     try:
         exec(code, ns)
@@ -188,8 +200,10 @@ class SoftRecorder:
 
 
 def _hookimpl(**kw: Any):  # noqa: ANN201 - resolved lazily so importing runner stays cheap
-    import pytest
-
+    try:
+        import pytest
+    except ImportError:  # an interpreter without pytest still grades the other test styles
+        return lambda fn: fn
     return pytest.hookimpl(**kw)
 
 
@@ -449,7 +463,7 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     _strict_rewrite_hook(testfile, helpers)
     recorder = _Recorder(report, testfile, defs, helpers)
     before = _pytest_fingerprint()
-    guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)])
+    guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
     guard.arm()
     code = pytest.main(pytest_args(testfile, testdir), plugins=[recorder])
     guard.armed = False

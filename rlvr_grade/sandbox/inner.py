@@ -93,8 +93,9 @@ def _probe_full() -> bool:
 def _preload(style: str) -> None:
     # The child may run after the directory holding this package is masked (full mode hides
     # the working directory): import everything it needs now.
-    import rlvr_grade.harness.runner  # noqa: F401
-    import rlvr_grade.harness.splitting  # noqa: F401
+    from rlvr_grade.sandbox.zygote import preload_harness
+
+    preload_harness()
 
     if style == "pytest":
         # Import pytest in this (unlimited) parent: the check's CPU budget then pays for its

@@ -396,9 +396,22 @@ def warm_up() -> None:
         sys.path[:] = [p for p in sys.path if not p.startswith(d)]
     except ImportError:
         pass
-    import rlvr_grade.harness.channel  # noqa: F401
-    import rlvr_grade.harness.runner  # noqa: F401
-    import rlvr_grade.harness.splitting  # noqa: F401
+    preload_harness()
+
+
+def preload_harness() -> None:
+    """Import every module of the harness now: a check's child may run after the directory
+    holding this package is masked, and a lazy import there would fail."""
+    import importlib
+    import pkgutil
+
+    import rlvr_grade.harness as harness
+
+    for mod in pkgutil.iter_modules(harness.__path__):
+        try:
+            importlib.import_module(f"rlvr_grade.harness.{mod.name}")
+        except ImportError:  # e.g. no pytest in this interpreter: that style cannot run anyway
+            pass
 
 
 def become_userns_init() -> None:
