@@ -45,7 +45,6 @@ class Zygote:
         self.pidns_fd: int | None = None
         self.features: dict[str, str] = {}
         self.filter = None
-        self._oom_seen: int | None = None
         self.fs_plan = mounts.plan(cfg.hide)
         if cfg.isolate:
             self._isolate_slot()
@@ -96,8 +95,7 @@ class Zygote:
         cpu_before = None
         if self.cgroup is not None:
             self.cgroup.configure(int(limits["memory_mb"]) << 20, int(limits["processes"]))
-            # The count after the previous check: nothing runs in the slot's cgroup between checks.
-            oom_before = self._oom_seen if self._oom_seen is not None else self.cgroup.oom_kills()
+            oom_before = self.cgroup.oom_kills()
             cpu_before = self.cgroup.cpu_ns()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -133,13 +131,9 @@ class Zygote:
         result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r, cpu_before, setup_r)
         if self.cgroup is not None:
             if "sandbox_error" not in result:
-                self._oom_seen = self.cgroup.oom_kills()
-                result["oom"] = self._oom_seen > oom_before
-            else:
-                self._oom_seen = None
+                result["oom"] = self.cgroup.oom_kills() > oom_before
                 result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
-            if self.cgroup.kill_all():  # a process that escaped the pid namespace's death
-                self._oom_seen = None  # it ran after the count was read: read afresh next time
+            self.cgroup.kill_all()  # a process that escaped the pid namespace's death
         if not self.cfg.isolate:
             import shutil
 
