@@ -3,9 +3,13 @@ trainer calls with rows in memory). The CLI is a thin layer over these."""
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import dataclasses
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -14,6 +18,7 @@ from typing import Any
 from rlvr_grade import judging, scoring
 from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
+from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
 from rlvr_grade.pool import done_future, ordered_map, with_retries
@@ -63,16 +68,33 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+# backend -> the threads its checks run on (and its workers were spawned from).
+_POOLS: "weakref.WeakKeyDictionary[Backend, ThreadPoolExecutor]" = weakref.WeakKeyDictionary()
+
+
 class Grader:
     """A warm sandbox pool plus the grading rules. Reuse one across calls (a trainer's steps):
-    starting the pool is the expensive part. Thread-safe; use as a context manager."""
+    starting the pool is the expensive part. Thread-safe (several threads may call `grade` at
+    once; they share the pool's slots) and usable from asyncio through `agrade`; use as a
+    context manager, or call `close()` when done.
 
-    def __init__(self, options: ScoreOptions | None = None, backend: Backend | None = None, hide: Iterable[str] = ()):
-        self.options = options or ScoreOptions()
+    Options come as a ScoreOptions, or as keyword arguments named like the CLI flags
+    (`Grader(preset="humaneval", timeout=5, concurrency=8)`); see `make_options`."""
+
+    def __init__(
+        self,
+        options: ScoreOptions | None = None,
+        backend: Backend | None = None,
+        hide: Iterable[str] = (),
+        **option_kwargs: Any,
+    ):
+        self.options = make_options(options, **option_kwargs)
         self.checks = self.options.checks.resolved()
         self._backend = backend
         self._hide = list(hide)
         self._started = False
+        self._lock = threading.RLock()
+        self._executor: ThreadPoolExecutor | None = None
         self._cache: Cache | None = None
         self._runtime: dict[str, Any] | None = None
         self._key_context = b""
@@ -89,27 +111,63 @@ class Grader:
 
     @property
     def backend(self) -> Backend:
-        if self._backend is None:
-            opts = dict(self.options.backend_options)
-            if self.options.backend in ("local", "gvisor") and self._hide:
-                opts.setdefault("hide", self._hide)
-            self._backend = make_backend(self.options.backend, self.options.workers, **opts)
-        return self._backend
+        with self._lock:
+            if self._backend is None:
+                opts = dict(self.options.backend_options)
+                if self.options.backend in ("local", "gvisor") and self._hide:
+                    opts.setdefault("hide", self._hide)
+                self._backend = make_backend(self.options.backend, self.options.workers, **opts)
+            return self._backend
 
     def start(self) -> "Grader":
-        if not self._started:
-            self.backend.start()
+        """Start the sandbox pool (idempotent, thread-safe)."""
+        with self._lock:
+            if self._started:
+                return self
+            # The checks run on a pool of threads that lives as long as this Grader, and the
+            # backend starts on one of them. Local workers die with the *thread* that spawned
+            # them (PR_SET_PDEATHSIG is per thread): started from a caller's short-lived
+            # thread (asyncio.to_thread, a trainer's worker thread, one grade() call's pool)
+            # they would be SIGKILLed when it ends and every later call would pay a restart.
+            # The pool belongs to the backend, not to this Grader: a Grader dropped without
+            # close() over a backend its caller keeps must not take the workers with it.
+            backend = self.backend
+            executor = _POOLS.get(backend)
+            if executor is None or executor._shutdown:  # type: ignore[attr-defined]
+                executor = _POOLS[backend] = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
+            try:
+                if backend.name == "local":
+                    executor.submit(backend.start).result()
+                else:  # runsc/Beam clients are started where they always were: the caller's thread
+                    backend.start()
+            except OSError as exc:  # e.g. the worker's interpreter cannot be executed
+                raise SandboxError(f"the {self.options.backend} backend could not start: {exc}") from exc
+            self._executor = executor
             self._started = True
         return self
 
     def close(self) -> None:
-        if self._backend is not None and self._started:
+        """Stop the pool and its workers. A closed Grader starts again on its next use."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+            started, self._started = self._started, False
+        # Not under the lock: the checks still running need it (the backend property).
+        # Queued rows are dropped; running ones finish (bounded by their wall limit) before
+        # the workers stop, so none of them respawns a worker after close.
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+            if self._backend is not None:
+                _POOLS.pop(self._backend, None)
+        if started and self._backend is not None:
             self._backend.close()
-        self._started = False
         # After the backend: checks still in flight fail as sandbox_error, which is not stored.
         if self._cache is not None:
             self._cache.close()
             self._cache = None
+
+    @property
+    def started(self) -> bool:
+        return self._started
 
     def __enter__(self) -> "Grader":
         return self.start()
@@ -158,7 +216,10 @@ class Grader:
         prepared = self._prepare(rollout)
         if isinstance(prepared, Outcome):
             return prepared
-        return self.cache.get(prepared[1]) or self._run_check(*prepared)
+        outcome = self.cache.get(prepared[1]) or self._run_check(*prepared)
+        # Flags come from the completion's text and the --on-suspicious policy, applied after the
+        # cache so a cached outcome never carries another run's policy.
+        return scoring.apply_flags(outcome, scan_flags(prepared[0].program), self.options.reward)
 
     def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
@@ -204,11 +265,12 @@ class Grader:
                     if hit is not None:
                         return done_future((r, hit))
                     self.start()
-                    fut = pool.submit(self._run_check, check, key)
+                    # The Grader's long-lived pool, not ordered_map's per-call one (see start()).
+                    fut = (self._executor or pool).submit(self._run_check, check, key)
                     inflight[key] = fut
                     fut.add_done_callback(lambda _f: _forget(key))
                     return _paired(r, fut)
-            return _follow(pool, r, first, lambda: self._run_check(check, key))
+            return _follow(self._executor or pool, r, first, lambda: self._run_check(check, key))
 
         def _forget(key: str) -> None:
             with lock:
@@ -217,11 +279,127 @@ class Grader:
         yield from ordered_map(rollouts, submit, self.options.workers)
 
     def grade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
-        """Grade rows held in memory (dicts, or a pyarrow Table); results in input order."""
+        """Grade rows held in memory (dicts, or a pyarrow Table); results in input order.
+        Each row is a dict with the columns the options name (completion, tests, ...)."""
+        return [outcome for _, outcome in self.iter_grade(self._rollouts(rows))]
+
+    async def agrade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:
+        """`grade` for asyncio: each row is submitted to the pool's threads and awaited, so the
+        event loop keeps running and many concurrent `agrade` calls cost no thread each.
+        Cancelling the awaiting task cancels the rows not yet started."""
+        loop = asyncio.get_running_loop()
+        if not self._started:
+            await loop.run_in_executor(None, self.start)  # a pool start takes seconds
+        executor = self._executor
+        assert executor is not None
+        pending: list[asyncio.Future] = []
+        for rollout in self._rollouts(rows):
+            if rollout.error is not None:
+                fut = loop.create_future()
+                fut.set_result(self.grade_rollout(rollout))
+                pending.append(fut)
+            else:
+                pending.append(asyncio.wrap_future(executor.submit(self.grade_rollout, rollout)))
+        try:
+            return list(await asyncio.gather(*pending))
+        except asyncio.CancelledError:
+            for fut in pending:
+                fut.cancel()
+            raise
+
+    @staticmethod
+    def _rollouts(rows: Iterable[dict[str, Any]] | Any) -> Iterator[Rollout]:
         if hasattr(rows, "to_pylist"):
             rows = rows.to_pylist()
-        rollouts = (Rollout(index=i, row=row) for i, row in enumerate(rows))
-        return [outcome for _, outcome in self.iter_grade(rollouts)]
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                yield Rollout(index=i, row={}, error=f"expected a dict, got {type(row).__name__}")
+            else:
+                yield Rollout(index=i, row=row)
+
+def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None, **option_kwargs: Any) -> list[Outcome]:
+    """Grade `rows` (dicts or a pyarrow Table) and return their Outcomes in input order.
+
+    Uses the process-wide shared Grader for these options (see `shared_grader`), so calling
+    it every training step reuses one warm pool instead of starting one per call."""
+    return shared_grader(options, **option_kwargs).grade(rows)
+
+
+async def agrade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None, **option_kwargs: Any) -> list[Outcome]:
+    """`grade` for asyncio (does not block the event loop)."""
+    return await shared_grader(options, **option_kwargs).agrade(rows)
+
+
+# CLI flag names that are not the dataclass field they set.
+_ALIASES: dict[str, tuple[str, str]] = {
+    "timeout": ("limits", "cpu_s"),
+    "wall_timeout": ("limits", "wall_s"),
+    "memory": ("limits", "memory_mb"),
+    "reward": ("reward", "shape"),
+}
+
+
+def make_options(options: ScoreOptions | None = None, **kwargs: Any) -> ScoreOptions:
+    """ScoreOptions from keyword arguments named like the CLI flags (`preset`, `tests_col`,
+    `timeout`, `memory`, `reward`, `concurrency`, ...) or like any field of ScoreOptions,
+    CheckOptions, RewardConfig or Limits, applied over `options` (default: the defaults).
+    An unknown name raises TypeError listing the valid ones."""
+    opts = options or ScoreOptions()
+    if not kwargs:
+        return opts
+    parts: dict[str, dict[str, Any]] = {"top": {}, "checks": {}, "reward": {}, "limits": {}}
+    fields = {
+        "top": {f.name for f in dataclasses.fields(ScoreOptions)} - {"checks", "reward"},
+        "checks": {f.name for f in dataclasses.fields(CheckOptions)} - {"limits"},
+        "reward": {f.name for f in dataclasses.fields(RewardConfig)},
+        "limits": {f.name for f in dataclasses.fields(type(opts.checks.limits))},
+    }
+    for name, value in kwargs.items():
+        if name in _ALIASES:
+            where, real = _ALIASES[name]
+            parts[where][real] = value
+            continue
+        for where in ("top", "checks", "reward", "limits"):
+            if name in fields[where]:
+                parts[where][name] = value
+                break
+        else:
+            valid = sorted(set(_ALIASES).union(*fields.values()))
+            raise TypeError(f"unknown grading option {name!r}; valid: {', '.join(valid)}")
+    limits = replace(opts.checks.limits, **parts["limits"])
+    checks = replace(opts.checks, limits=limits, **parts["checks"])
+    reward = replace(opts.reward, **parts["reward"])
+    return replace(opts, checks=checks, reward=reward, **parts["top"])
+
+
+_SHARED: dict[tuple[int, str], Grader] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_grader(options: ScoreOptions | None = None, **option_kwargs: Any) -> Grader:
+    """The process-wide Grader for these options, started on first use and closed at exit.
+
+    Trainers call reward functions every step, from whatever thread they like: one warm pool
+    per distinct set of options, per process (a forked child gets its own, never its
+    parent's workers)."""
+    opts = make_options(options, **option_kwargs)
+    key = (os.getpid(), repr(opts))
+    with _SHARED_LOCK:
+        grader = _SHARED.get(key)
+        if grader is None:
+            if not _SHARED:
+                atexit.register(close_shared)
+            grader = _SHARED[key] = Grader(opts)
+    return grader.start()
+
+
+def close_shared() -> None:
+    """Close this process's shared Graders (registered with atexit)."""
+    with _SHARED_LOCK:
+        mine = [k for k in _SHARED if k[0] == os.getpid()]
+        graders = [_SHARED.pop(k) for k in mine]
+    for g in graders:
+        g.close()
 
 
 def _settle(out: Future, src: Future, value: Callable[[Any], Any] = lambda v: v) -> None:
@@ -270,10 +448,6 @@ def _follow(pool: ThreadPoolExecutor, rollout: Rollout, first: Future, rerun: Ca
     return out
 
 
-def grade(rows: Iterable[dict[str, Any]] | Any, options: ScoreOptions | None = None) -> list[Outcome]:
-    """One-shot convenience: start a pool, grade `rows`, stop the pool."""
-    with Grader(options) as grader:
-        return grader.grade(rows)
 
 
 def check_columns(first: Rollout | None, source_columns: list[str] | None, opts: CheckOptions) -> None:

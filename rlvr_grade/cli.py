@@ -1,6 +1,6 @@
 """Typer commands only: parse, call the library, render. No grading logic lives here.
 
-Exit codes: 0 success; 1 the pass rate is below --fail-under; 2 bad usage or unusable input;
+Exit codes: 0 success; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or unusable input;
 3 the sandbox could not start; 130 interrupted."""
 
 from __future__ import annotations
@@ -51,6 +51,11 @@ class BackendName(str, Enum):
     beam = "beam"
 
 
+class OnSuspicious(str, Enum):
+    flag = "flag"
+    zero = "zero"
+
+
 class Shape(str, Enum):
     binary = "binary"
     fraction = "fraction"
@@ -70,8 +75,8 @@ def _root(
     """Batch grader for RL with verifiable rewards: runs each rollout's tests in an isolated
     sandbox and writes the rows back with reward columns.
 
-    Exit codes: 0 ok; 1 pass rate below --fail-under; 2 bad usage or input; 3 sandbox could
-    not start; 130 interrupted."""
+    Exit codes: 0 ok; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or
+    input; 3 sandbox could not start; 130 interrupted."""
 
 
 @app.command()
@@ -87,6 +92,7 @@ def score(
     test_style: Style = typer.Option(Style.auto, help="How the tests run (auto: per row)."),
     reward: Shape = typer.Option(Shape.binary, help="binary: 1 if all pass; fraction: passed/total; bonus: small reward for code that runs."),
     bonus: float = typer.Option(0.1, help="Reward for code that runs cleanly but fails tests (--reward bonus)."),
+    on_suspicious: OnSuspicious = typer.Option(OnSuspicious.flag, help="flag: list reward-hacking signs in the `flags` column; zero: also set a flagged row's reward to 0."),
     concurrency: int = typer.Option(0, "-j", "--concurrency", help="Checks run at once (default: CPU count)."),
     timeout: float = typer.Option(10.0, help="CPU seconds per check (the real limit)."),
     wall_timeout: Optional[float] = typer.Option(None, help="Wall-clock backstop per check (default 2 x timeout + 5 s)."),
@@ -112,6 +118,10 @@ def score(
     validator_args: Optional[str] = typer.Option(None, help="Extra arguments for --output-validator, space separated."),
     summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
     fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
+    baseline: Optional[str] = typer.Option(None, help="A previous run's --summary-json: print which problems regressed or improved."),
+    fail_on_regression: bool = typer.Option(False, help="Exit 1 if any problem regressed since --baseline (named in the message)."),
+    junit_xml: Optional[str] = typer.Option(None, help="Write a JUnit XML report here (one testcase per row)."),
+    summary_problems: int = typer.Option(10_000, help="Cap on the per-problem pass map in --summary-json (0: leave it out)."),
     quiet: bool = typer.Option(False, "-q", "--quiet", help="No progress bar and no summary table."),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="Show tracebacks on errors."),
     allow_unsafe: bool = typer.Option(
@@ -122,7 +132,10 @@ def score(
 ) -> None:
     """Grade every rollout and write the rows back with reward columns.
 
-    Results are cached by content hash, so a rerun (or a resumed, interrupted run) executes only what it has not seen, and identical rows are graded once. The cache lives at $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/rlvr-grade/cache.sqlite); --cache PATH picks another file, --no-cache keeps none."""
+    Results are cached by content hash, so a rerun (or a resumed, interrupted run) executes only what it has not seen, and identical rows are graded once. The cache lives at $RLVR_GRADE_CACHE, else $XDG_CACHE_HOME/rlvr-grade/cache.sqlite (~/.cache/rlvr-grade/cache.sqlite); --cache PATH picks another file, --no-cache keeps none.
+
+    CI: --fail-under, --baseline with --fail-on-regression, --junit-xml; under GitHub Actions
+    (GITHUB_ACTIONS=true) a ::notice::/::error:: line and a table in $GITHUB_STEP_SUMMARY."""
     from rlvr_grade import console
     from rlvr_grade.api import ScoreOptions, StrictError, score_file
     from rlvr_grade.cache import CacheError
@@ -130,11 +143,21 @@ def score(
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import InputError, Limits, SandboxError
 
-    if output is None and summary_json is None and fail_under is None:
+    if output is None and summary_json is None and fail_under is None and junit_xml is None and baseline is None:
         console.error("nothing to write", tip="pass -o scored.jsonl (or -o - for stdout)")
         raise typer.Exit(2)
     if timeout <= 0 or memory <= 0:
         console.error("--timeout and --memory must be positive")
+        raise typer.Exit(2)
+    if fail_on_regression and baseline is None:
+        console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
+        raise typer.Exit(2)
+    from rlvr_grade import reports
+
+    try:
+        base = reports.load_baseline(baseline) if baseline else None
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
         raise typer.Exit(2)
     limits = Limits(cpu_s=timeout, wall_s=wall_timeout, memory_mb=memory)
     from rlvr_grade.cache import default_cache_path
@@ -178,7 +201,7 @@ def score(
             fn_name=fn_name,
             validator=validator,
         ),
-        reward=RewardConfig(shape=reward.value, bonus=bonus),  # type: ignore[arg-type]
+        reward=RewardConfig(shape=reward.value, bonus=bonus, on_suspicious=on_suspicious.value),  # type: ignore[arg-type]
         backend=backend.value,
         backend_options=_backend_options(backend.value, beam_image, beam_max_creates, beam_rpc_timeout)
         + ((("allow_unisolated", True),) if allow_unsafe and backend.value == "local" else ()),
@@ -188,13 +211,19 @@ def score(
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
+    resolved = options.checks.resolved()
+    report = reports.RunReport(resolved.group_col, resolved.id_col, summary_problems, junit_xml)
+
+    def on_row(r, o, done, _t):
+        progress.update(o.status, done)
+        report.add(r, o)
+
     try:
-        summary = score_file(
-            input,
-            output,
-            options,
-            on_row=lambda r, o, done, _t: progress.update(o.status, done),
-        )
+        try:
+            summary = score_file(input, output, options, on_row=on_row)
+        except BaseException:
+            report.abort()  # no half-written JUnit file
+            raise
     except InputError as exc:
         progress.close()
         console.error(str(exc), exc.tip)
@@ -228,13 +257,32 @@ def score(
         console.error(f"{type(exc).__name__}: {exc}", tip="rerun with --verbose for the traceback")
         raise typer.Exit(1)
     progress.close()
-    data = summary.to_dict()
+    data = report.finish(summary.to_dict())
+    _finish(data, summary_json, base, fail_under, fail_on_regression, table=not quiet)
+
+
+def _finish(data: dict, summary_json: Optional[str], base: Optional[dict], fail_under: Optional[float], fail_on_regression: bool, table: bool, as_json: bool = False) -> None:
+    """Shared tail of `score` and `summary`: baseline diff, outputs, GitHub lines, CI gates."""
+    from rlvr_grade import console, reports
+
+    diff = reports.compare_with_baseline(base, data) if base is not None else None
+    if diff is not None:
+        data["baseline"] = diff.to_dict()
     if summary_json:
         _write_json(summary_json, data)
-    if not quiet:
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(data, indent=2))
+    elif table:
         console.summary_table(data)
-    if fail_under is not None and data["pass_rate"] < fail_under:
-        console.error(f"pass rate {data['pass_rate']:.4f} is below --fail-under {fail_under}")
+    if diff is not None:
+        console.baseline_report(diff)
+    failures = reports.gate_failures(data, diff, fail_under, fail_on_regression)
+    reports.emit_github(data, diff, failures, echo=console.err_line)
+    for message in failures:
+        console.error(message)
+    if failures:
         raise typer.Exit(1)
 
 
@@ -291,6 +339,103 @@ def cache_clear(
         console.error(str(exc))
         raise typer.Exit(2)
     console.err.print(f"deleted {n} entries from {path}")
+
+
+@app.command()
+def summary(
+    input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet) as `score -o` wrote it."),
+    group_col: Optional[str] = typer.Option(None, help="Rows sharing this column are samples of one problem (pass@k, histogram)."),
+    id_col: Optional[str] = typer.Option(None, help="Column identifying a row (problem map and JUnit names when no --group-col)."),
+    preset: Preset = typer.Option(Preset.none, help="Column layout of a known dataset (sets --group-col/--id-col)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON on stdout instead of a table."),
+    summary_json: Optional[str] = typer.Option(None, help="Also write the summary as JSON to this path."),
+    summary_problems: int = typer.Option(10_000, help="Cap on the per-problem pass map (0: leave it out)."),
+    baseline: Optional[str] = typer.Option(None, help="A previous run's summary JSON: print which problems regressed or improved."),
+    fail_on_regression: bool = typer.Option(False, help="Exit 1 if any problem regressed since --baseline."),
+    fail_under: Optional[float] = typer.Option(None, help="Exit 1 if the pass rate is below this (0-1)."),
+    junit_xml: Optional[str] = typer.Option(None, help="Write a JUnit XML report here (one testcase per row)."),
+) -> None:
+    """Summarize an already-scored file: pass rate, pass@k, statuses, per-group histogram —
+    the same numbers `score` reports, computed the same way."""
+    from rlvr_grade import console, reports
+    from rlvr_grade.checks import CheckOptions
+    from rlvr_grade.types import InputError
+
+    if fail_on_regression and baseline is None:
+        console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
+        raise typer.Exit(2)
+    resolved = CheckOptions(group_col=group_col, id_col=id_col, preset=preset.value).resolved()  # type: ignore[arg-type]
+    try:
+        base = reports.load_baseline(baseline) if baseline else None
+        data = reports.summarize_scored(input, resolved.group_col, resolved.id_col, summary_problems, junit_xml)
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    _finish(data, summary_json, base, fail_under, fail_on_regression, table=True, as_json=as_json)
+
+
+@app.command(name="filter")
+def filter_rows(
+    input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet, - for stdin); unscored input is graded first."),
+    output: str = typer.Option(..., "-o", "--output", help="Where the kept rows go (.jsonl, .jsonl.gz, .parquet, - for stdout)."),
+    min_reward: Optional[float] = typer.Option(None, help="Keep rows with reward >= this."),
+    max_reward: Optional[float] = typer.Option(None, help="Keep rows with reward <= this."),
+    status: Optional[str] = typer.Option(None, help="Keep rows with one of these statuses, comma-separated (pass,fail)."),
+    no_flags: bool = typer.Option(False, "--no-flags", help="Drop rows flagged as suspicious."),
+    flag: list[str] = typer.Option([], "--flag", help="Keep only rows carrying this flag (repeatable)."),
+    drop_flag: list[str] = typer.Option([], "--drop-flag", help="Drop rows carrying this flag (repeatable)."),
+    group_col: Optional[str] = typer.Option(None, help="Rows sharing this column are samples of one problem."),
+    group_pass_rate: Optional[str] = typer.Option(None, help="Keep whole groups whose pass rate is in this range: '0<x<1', '0<=x<=0.5', 'x>0'."),
+    grade: Optional[bool] = typer.Option(None, "--grade/--no-grade", help="Grade the input first (default: only when it has no reward columns)."),
+    save_scored: Optional[str] = typer.Option(None, help="When grading, also keep the scored file here."),
+    completion_col: str = typer.Option("completion", help="When grading: column holding the completion."),
+    tests_col: str = typer.Option("tests", help="When grading: column holding the tests."),
+    preset: Preset = typer.Option(Preset.none, help="When grading: column layout of a known dataset."),
+    concurrency: int = typer.Option(0, "-j", "--concurrency", help="When grading: checks run at once."),
+    timeout: float = typer.Option(10.0, help="When grading: CPU seconds per check."),
+    memory: int = typer.Option(512, help="When grading: memory per check, MiB."),
+    reward: Shape = typer.Option(Shape.binary, help="When grading: reward shape."),
+    quiet: bool = typer.Option(False, "-q", "--quiet", help="Do not print what was kept."),
+) -> None:
+    """Keep rows, or whole groups, of a scored file by reward, status, flags and per-group
+    pass rate; print what was kept and why on stderr. Group rules are decided over all of a
+    group's rows, then row rules pick rows within the kept groups."""
+    from rlvr_grade import console
+    from rlvr_grade.api import make_options
+    from rlvr_grade.filtering import FilterSpec, filter_file, parse_range
+    from rlvr_grade.types import InputError, SandboxError
+
+    try:
+        rng = parse_range(group_pass_rate) if group_pass_rate is not None else None
+        spec = FilterSpec(
+            min_reward=min_reward,
+            max_reward=max_reward,
+            statuses=frozenset(x.strip() for x in status.split(",") if x.strip()) if status else None,
+            no_flags=no_flags,
+            with_flags=frozenset(flag),
+            drop_flags=frozenset(drop_flag),
+            group_col=group_col or ("task_id" if preset != Preset.none and group_pass_rate else None),
+            group_pass_rate=rng,
+        )
+    except ValueError as exc:
+        console.error(str(exc))
+        raise typer.Exit(2)
+    options = make_options(
+        completion_col=completion_col, tests_col=tests_col, preset=preset.value, concurrency=concurrency,
+        timeout=timeout, memory=memory, reward=reward.value,
+    )
+    try:
+        report = filter_file(input, output, spec, grade=grade, grade_options=options, save_scored=save_scored,
+                             on_note=lambda m: None if quiet else console.err.print(m))
+    except InputError as exc:
+        console.error(str(exc), exc.tip)
+        raise typer.Exit(2)
+    except SandboxError as exc:
+        console.error(str(exc), tip="run `rlvr-grade doctor` to see what this machine allows")
+        raise typer.Exit(3)
+    if not quiet:
+        for line in report.lines():
+            console.err.print(line, markup=False, highlight=False)
 
 
 @app.command()

@@ -85,8 +85,32 @@ def summary_table(s: dict[str, Any]) -> None:
     if s.get("flagged"):
         table.add_row("flagged as suspicious", str(s["flagged"]))
     iso = s.get("isolation") or {}
-    table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
+    if "backend" in s:  # absent for `rlvr-grade summary` of a file: where it ran is unknown
+        table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
     err.print(table)
+
+
+def err_line(line: str) -> None:
+    """A raw line on stderr (GitHub workflow commands must not be wrapped or styled)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def baseline_report(diff: Any) -> None:
+    """Regressed / improved problems against a baseline, on stderr."""
+    err.print(
+        f"vs baseline: [bold]{len(diff.regressed)}[/] regressed, {len(diff.improved)} improved, "
+        f"{diff.unchanged} unchanged" + (f", {len(diff.missing)} missing" if diff.missing else "")
+        + (f", {len(diff.new)} new" if diff.new else ""),
+        markup=True,
+    )
+    for label, changes in (("regressed", diff.regressed), ("improved", diff.improved)):
+        for c in changes[:50]:
+            err.print(f"  {label}: {c.problem}  {c.before} -> {c.now}", markup=False)
+        if len(changes) > 50:
+            err.print(f"  ... and {len(changes) - 50} more {label}")
+    if diff.truncated:
+        warn("the baseline's or this run's problem map was capped (--summary-problems): the comparison is partial")
 
 
 def cache_stats(s: dict[str, Any], schema: int, version: str) -> None:

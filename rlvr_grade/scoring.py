@@ -8,11 +8,16 @@ from typing import Literal
 from rlvr_grade.harness.splitting import base_id
 from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
 
+OnSuspicious = Literal["flag", "zero"]
+
 
 @dataclass(frozen=True)
 class RewardConfig:
     shape: RewardShape = "binary"
     bonus: float = 0.1  # with shape "bonus": reward for code that runs without crashing
+    # "flag": the static scan only fills the `flags` column; "zero": a flagged row's reward is 0
+    # (its status still says what happened; a sandbox_error keeps its null reward).
+    on_suspicious: OnSuspicious = "flag"
 
 
 def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool]:
@@ -81,9 +86,19 @@ def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
         # The process ended without the harness finishing: an early exit, a crash, a signal.
         how = _how_it_ended(ex)
         return ("runtime_error" if (ex.signal or ex.exit_code) else "fail"), passed, total, how
-    if any_error and not any_fail:
+    if any_error and (not any_fail or _first_bad(check, ex) == "error"):
+        # the first expected test that did not pass crashed (HumanEval's check() would have
+        # stopped there): a crash, even if later asserts merely failed
         return "runtime_error", passed, total, first
     return "fail", passed, total, first or "not every expected test passed"
+
+
+def _first_bad(check: Check, ex: Execution) -> str | None:
+    outcomes = {base_id(r.id) if check.style == "pytest" else r.id: r.outcome for r in ex.records if r.outcome != "passed"}
+    for tid in check.expected_tests:
+        if tid in outcomes:
+            return outcomes[tid]
+    return None
 
 
 def _how_it_ended(ex: Execution) -> str:
@@ -108,14 +123,14 @@ def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float 
     return 0.0
 
 
-def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) -> Outcome:
+def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
     status, passed, total, error = verdict(check, ex)
     cases: tuple[str, ...] = ()
     if check.style in ("stdio", "call"):
         from rlvr_grade.judging import judge
 
         status, passed, total, error, cases = judge(check, ex)
-    return Outcome(
+    return apply_flags(Outcome(
         status=status,
         reward=reward(status, passed, total, cfg),
         tests_passed=passed,
@@ -123,7 +138,19 @@ def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float) ->
         duration_ms=round(duration_ms, 3),
         error=error[:500],
         case_verdicts=cases,
-    )
+    ), flags, cfg)
+
+
+def apply_flags(outcome: Outcome, flags: tuple[str, ...], cfg: RewardConfig) -> Outcome:
+    """Attach the static scan's flags; with on_suspicious="zero" a flagged reward becomes 0."""
+    from dataclasses import replace
+
+    if not flags:
+        return outcome
+    new_reward = outcome.reward
+    if cfg.on_suspicious == "zero" and outcome.reward is not None:
+        new_reward = 0.0
+    return replace(outcome, flags=tuple(flags), reward=new_reward)
 
 
 def invalid(message: str) -> Outcome:

@@ -9,11 +9,14 @@ import sys
 import traceback
 from typing import Any, Callable
 
-from rlvr_grade.harness.splitting import assert_checks
+from rlvr_grade.harness import strict
+from rlvr_grade.harness.guard import Guard
+from rlvr_grade.harness.splitting import assert_checks, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
 TEST_MODULE = "test_solution.py"
+TESTS_FILENAME = "tests.py"  # asserts-style test code; a trusted file for the guard
 
 
 def last_line(exc: BaseException) -> str:
@@ -24,7 +27,7 @@ def last_line(exc: BaseException) -> str:
 def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
     style = payload["style"]
     if style == "asserts":
-        run_asserts(payload, report)
+        run_asserts(payload, report, testdir)
     elif style == "pytest":
         run_pytest(payload, report, workdir, testdir)
     elif style in ("stdio", "call", "validate"):  # competitive-programming styles: harness/<style>.py
@@ -41,7 +44,36 @@ def _compile(source: str, filename: str, report: Report):
         return None
 
 
-def run_asserts(payload: dict[str, Any], report: Report) -> None:
+def _make_guard(testdir: str, test_files: list[str]) -> Guard:
+    g = Guard(trusted_files=test_files)
+    g.protected_dirs = (os.path.join(os.path.realpath(testdir), ""),)
+    g.install()
+    return g
+
+
+def test_namespace(solution_ns: dict[str, Any], tests_tree: ast.AST) -> dict[str, Any]:
+    """The globals the test code runs in: the solution's names, pristine builtins, the strict
+    helpers. A solution name that shadows a builtin (`def sorted(...)`, `abs = ...`) is hidden
+    from the tests when they also use another solution function (that one is the subject and
+    the builtin is the test's tool); a lone shadowing function is the subject itself (MBPP's
+    `def sum(a, b)` with `assert sum(10, 15) == 6`)."""
+    builtin_names = strict.pristine_builtins()
+    used = {n.id for n in ast.walk(tests_tree) if isinstance(n, ast.Name)}
+    subjects = {k for k in used if k in solution_ns and k not in builtin_names and callable(solution_ns[k])}
+    ns: dict[str, Any] = {}
+    for name, value in solution_ns.items():
+        if name.startswith("__") and name.endswith("__"):
+            continue
+        if name in builtin_names and subjects:
+            continue
+        ns[name] = value
+    ns["__name__"] = "__main__"
+    ns["__builtins__"] = builtin_names
+    ns.update(strict.make_namespace())
+    return ns
+
+
+def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
     import types
 
     program = payload["program"]
@@ -49,10 +81,26 @@ def run_asserts(payload: dict[str, Any], report: Report) -> None:
     code = _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
     if code is None:
         return
+    # Everything the tests need is prepared before the candidate's first line runs.
+    steps = assert_checks(payload["tests"])
+    tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
+    soft = soft_functions(tests_tree)
+    loops = [(getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)) for n in ast.walk(tests_tree)
+             if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
+    compiled = []
+    for sid, stmts, is_check in steps:
+        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
+        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
+            tree = ast.fix_missing_locations(strict.SoftAsserts().visit(tree))
+        lines = soft_call(stmts[0], soft) if is_check else None
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
+    soft_state = SoftRecorder()
     module = types.ModuleType("solution")
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
+    guard = _make_guard(testdir, [TESTS_FILENAME])
+    guard.arm()
     try:
         exec(code, ns)
     except MemoryError:
@@ -61,32 +109,106 @@ def run_asserts(payload: dict[str, Any], report: Report) -> None:
     except BaseException as exc:  # SystemExit included: exiting early is not passing
         report({"ev": "phase", "phase": "runtime", "msg": last_line(exc)})
         return
-    steps = assert_checks(payload["tests"])
-    for sid, stmts, is_check in steps:
-        step_code = compile(ast.Module(body=stmts, type_ignores=[]), "tests.py", "exec")
+    tns = test_namespace(ns, tests_tree)
+    tns[strict.SOFT] = soft_state.record
+    for sid, step_code, is_check, lines in compiled:
+        soft_state.begin()
         try:
-            exec(step_code, ns)
+            exec(step_code, tns)
         except AssertionError as exc:
-            report({"ev": "test", "id": sid, "outcome": "failed", "msg": last_line(exc)})
+            failed, crash = ("failed", last_line(exc)), exc
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            if not is_check:
-                report({"ev": "test", "id": sid, "outcome": "error", "msg": last_line(exc)})
-                return
-            report({"ev": "test", "id": sid, "outcome": "error", "msg": last_line(exc)})
+            failed, crash = ("error", last_line(exc)), exc
         else:
-            if is_check:
-                report({"ev": "test", "id": sid, "outcome": "passed"})
+            failed = crash = None
+        if lines:  # a `check(candidate)` call: one verdict per assert inside it
+            crash_line = _crash_line(crash) if failed is not None else None
+            for line in lines:
+                outcome, msg = soft_state.results.get(line, failed or ("passed", ""))
+                if failed is not None and outcome == "passed" and not _before_crash(line, crash_line, loops):
+                    # the call raised outside an assert (e.g. `solution = candidate(x)` inside a
+                    # loop): an assert after that point, or in a loop around it, did not pass
+                    outcome, msg = failed
+                report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
+        elif failed is not None:
+            report({"ev": "test", "id": sid, "outcome": failed[0], "msg": failed[1]})
+            if not is_check:
+                return
+        elif is_check:
+            report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
 
 
-class _Recorder:
-    """A pytest plugin object that forwards every report to the channel."""
+def _crash_line(exc: BaseException | None) -> int | None:
+    """Line of the test code where an exception left `check` (innermost tests.py frame)."""
+    import traceback
 
-    def __init__(self, report: Report):
+    line = None
+    for entry in traceback.extract_tb(exc.__traceback__) if exc is not None else ():
+        if entry.filename == TESTS_FILENAME:
+            line = entry.lineno
+    return line
+
+
+def _before_crash(line: int, crash: int | None, loops: list[tuple[int, int]]) -> bool:
+    """An assert keeps its pass after the call raised only if it sits before the crash and no
+    loop encloses both (a loop would have run it again after the crash)."""
+    if crash is None or line >= crash:
+        return False
+    return not any(start <= line <= end and start <= crash <= end for start, end in loops)
+
+
+class SoftRecorder:
+    """Collects the per-assert verdicts of one `check(...)` call (worst outcome per assert line,
+    since an assert inside a loop runs many times). An assert the call never reached counts as
+    passed only if the call itself finished without raising (a branch not taken)."""
+
+    _rank = {"passed": 0, "failed": 1, "error": 2}
+
+    def __init__(self) -> None:
+        self.results: dict[int, tuple[str, str]] = {}
+
+    def begin(self) -> None:
+        self.results = {}
+
+    def record(self, line: int, cond: Any) -> None:
+        try:
+            ok = cond()
+            outcome, msg = ("passed", "") if ok else ("failed", f"AssertionError (line {line})")
+        except AssertionError as exc:
+            outcome, msg = "failed", last_line(exc)
+        except Exception as exc:  # noqa: BLE001 - the candidate crashed on this input
+            outcome, msg = "error", last_line(exc)
+        prev = self.results.get(line)
+        if prev is None or self._rank[outcome] > self._rank[prev[0]]:
+            self.results[line] = (outcome, msg)
+
+
+def _hookimpl(**kw: Any):  # noqa: ANN201 - resolved lazily so importing runner stays cheap
+    import pytest
+
+    return pytest.hookimpl(**kw)
+
+
+class _Recorder:
+    """A pytest plugin object that forwards every report to the channel.
+
+    A pass needs two witnesses: pytest's call-phase report says passed, and our own
+    `pytest_pyfunc_call` (which runs the test function itself, tryfirst) saw the genuine test
+    function, compiled from the test file, return. Patching TestReport, call_and_report or the
+    hook machinery can change the first, never conjure the second."""
+
+    def __init__(self, report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any]):
         self.report = report
+        self.testfile = testfile
+        self.defs = defs  # function name -> first line, parsed from the test file before running
+        self.helpers = helpers
+        self.ran: dict[str, str] = {}
+        self.reported: set[str] = set()
+        self._restore = _builtins_restorer()
 
     def pytest_collectreport(self, report):  # noqa: ANN001 - pytest hook
         if report.failed:
@@ -94,6 +216,70 @@ class _Recorder:
             self.report(
                 {"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]}
             )
+
+    def _genuine(self, fn: Any) -> bool:
+        code = getattr(fn, "__code__", None)
+        if code is None or type(code).__name__ != "code":
+            return False
+        return code.co_filename == self.testfile and (code.co_name, code.co_firstlineno) in self.defs
+
+    @_hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):  # noqa: ANN001 - pytest hook
+        nodeid = pyfuncitem.nodeid
+        fn = pyfuncitem.obj
+        if not self._genuine(getattr(fn, "__func__", fn)):
+            self.ran[nodeid] = "error:the collected test is not the test file's function"
+            raise RuntimeError("the collected test is not the test file's function")
+        self._restore()  # builtins patched by the candidate's import are put back for the test
+        getattr(fn, "__globals__", {}).update(self.helpers)
+        funcargs = pyfuncitem.funcargs
+        args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        try:
+            result = fn(**args)
+        except BaseException:
+            self.ran[nodeid] = "failed"
+            raise
+        if hasattr(result, "__await__") or hasattr(result, "__next__"):
+            self.ran[nodeid] = "error:async or generator test functions are not run"
+            raise RuntimeError("async or generator test functions are not run")
+        self.ran[nodeid] = "passed"
+        return True
+
+    @_hookimpl(hookwrapper=True, trylast=True)
+    def pytest_runtest_setup(self, item):  # noqa: ANN001 - pytest hook
+        """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
+        of the instance pytest just created, so its return is witnessed the same way."""
+        yield
+        testcase = getattr(item, "_testcase", None)
+        if testcase is None:
+            return
+        nodeid = item.nodeid
+        method = getattr(testcase, item.name, None)
+        fn = getattr(method, "__func__", None)
+        if fn is None or not self._genuine(fn):
+            self.ran[nodeid] = "error:the collected test is not the test file's function"
+            return
+        ran = self.ran
+        restore = self._restore
+        helpers = self.helpers
+
+        import functools
+
+        _install_strict_unittest_asserts(testcase, helpers["__rlvr_strict_eq__"])
+
+        @functools.wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
+        def witnessed(*args, **kwargs):
+            restore()
+            fn.__globals__.update(helpers)
+            try:
+                result = method(*args, **kwargs)
+            except BaseException:
+                ran[nodeid] = "failed"
+                raise
+            ran[nodeid] = "passed"
+            return result
+
+        item.obj = witnessed  # pytest binds item.obj onto the instance right before running it
 
     def pytest_runtest_logreport(self, report):  # noqa: ANN001 - pytest hook
         if report.when == "call" or report.outcome != "passed":
@@ -109,7 +295,77 @@ class _Recorder:
                 outcome = "error"
             elif outcome == "failed" and msg and not msg.startswith(("assert", "AssertionError")):
                 outcome = "error"  # the test raised something other than a failed assertion
+            if report.when == "call" and outcome == "passed":
+                seen = self.ran.get(report.nodeid)
+                if seen != "passed":
+                    outcome = "error"
+                    msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
             self.report({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+
+
+def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool]) -> None:
+    """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py)."""
+    fail = testcase.failureException
+
+    def assert_equal(first, second, msg=None):  # noqa: ANN001
+        if not strict_eq(first, second):
+            raise fail(msg or f"{first!r} != {second!r}")
+
+    def assert_not_equal(first, second, msg=None):  # noqa: ANN001
+        if strict_eq(first, second):
+            raise fail(msg or f"{first!r} == {second!r}")
+
+    def assert_true(expr, msg=None):  # noqa: ANN001
+        if not _plain_truth(expr) or not expr:
+            raise fail(msg or f"{expr!r} is not true")
+
+    def assert_false(expr, msg=None):  # noqa: ANN001
+        if not _plain_truth(expr) or expr:
+            raise fail(msg or f"{expr!r} is not false")
+
+    def _plain_truth(x: Any) -> bool:
+        flags = type(x).__flags__  # a class statement makes a mutable heap type; C types are not
+        return not (flags & (1 << 9)) or bool(flags & (1 << 8))
+
+    for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
+                     ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),
+                     ("assertFalse", assert_false)):
+        setattr(testcase, name, fn)
+
+
+def _builtins_restorer():
+    import builtins
+
+    snapshot = dict(builtins.__dict__)
+    live = builtins.__dict__
+    items = dict.items
+
+    def restore() -> None:
+        for k, v in items(snapshot):
+            if live.get(k) is not v:
+                live[k] = v
+
+    return restore
+
+
+def _pytest_fingerprint() -> dict[str, int]:
+    """id() of every function/class attribute of pytest's, pluggy's and our own modules: a
+    candidate that monkeypatches the runner's internals changes at least one of them."""
+    seen: dict[str, int] = {}
+    for name, mod in list(sys.modules.items()):
+        if not name.startswith(("_pytest", "pluggy", "pytest", "rlvr_grade")) or mod is None:
+            continue
+        for attr, value in list(vars(mod).items()):
+            seen[f"{name}.{attr}"] = id(value)
+            if isinstance(value, type) and value.__module__ == name:
+                for cattr, cvalue in list(vars(value).items()):
+                    seen[f"{name}.{attr}.{cattr}"] = id(cvalue)
+    return seen
+
+
+def _fingerprint_changes(before: dict[str, int]) -> list[str]:
+    after = _pytest_fingerprint()
+    return [k for k, v in before.items() if after.get(k, v) != v]
 
 
 def pytest_args(testfile: str, testdir: str) -> list[str]:
@@ -127,6 +383,52 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
+HELPERS_MODULE = "__rlvr_helpers__"
+
+
+def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
+    """Apply our equality rewrite to the test module before pytest's own assertion rewrite."""
+    import types
+
+    from _pytest.assertion import rewrite as pyrewrite
+
+    original = pyrewrite.rewrite_asserts
+    module = types.ModuleType(HELPERS_MODULE)
+    module.__dict__.update(helpers)
+    sys.modules[HELPERS_MODULE] = module
+    helper_names = sorted(helpers)
+
+    def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
+        if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
+            strict.rewrite(mod)
+            # Module-level asserts need the helpers at import time, before `from solution import`
+            # runs any candidate code; test functions get them re-injected before each call.
+            names = [ast.alias(name=n) for n in helper_names]
+            at = 0
+            while at < len(mod.body) and (
+                (isinstance(mod.body[at], ast.Expr) and isinstance(mod.body[at].value, ast.Constant))
+                or (isinstance(mod.body[at], ast.ImportFrom) and mod.body[at].module == "__future__")
+            ):
+                at += 1
+            mod.body.insert(at, ast.ImportFrom(module=HELPERS_MODULE, names=names, level=0))
+            ast.fix_missing_locations(mod)
+        return original(mod, source, module_path, config)
+
+    pyrewrite.rewrite_asserts = rewrite_asserts
+
+
+def _test_defs(tests: str) -> set[tuple[str, int]]:
+    """(name, first line) of every function in the test file; 3.11 starts a decorated
+    function's code at its first decorator."""
+    defs: set[tuple[str, int]] = set()
+    for node in ast.walk(ast.parse(tests)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs.add((node.name, node.lineno))
+            for d in node.decorator_list:
+                defs.add((node.name, d.lineno))
+    return defs
+
+
 def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
     import pytest
 
@@ -136,10 +438,25 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     if _compile(source, WORKDIR_SOLUTION, report) is None:
         return
     testfile = os.path.join(testdir, TEST_MODULE)
+    try:
+        defs = _test_defs(payload["tests"])
+    except SyntaxError:
+        defs = set()
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    code = pytest.main(pytest_args(testfile, testdir), plugins=[_Recorder(report)])
+    helpers = strict.make_namespace()
+    _strict_rewrite_hook(testfile, helpers)
+    recorder = _Recorder(report, testfile, defs, helpers)
+    before = _pytest_fingerprint()
+    guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)])
+    guard.arm()
+    code = pytest.main(pytest_args(testfile, testdir), plugins=[recorder])
+    guard.armed = False
+    changed = _fingerprint_changes(before)
+    if changed:
+        report({"ev": "phase", "phase": "runtime", "msg": f"the test runner was modified: {', '.join(changed[:3])}"})
+        return
     if int(code) in (0, 1):  # tests ran; a failure is a verdict, not a harness error
         report({"ev": "done"})
     elif int(code) == 2:

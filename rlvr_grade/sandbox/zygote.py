@@ -329,16 +329,10 @@ def _write_ro(path: str, text: str) -> None:
 
 def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
     from rlvr_grade.harness import runner
+    from rlvr_grade.harness.channel import make_reporter
 
-    prefix = nonce.encode() + b" "
-
-    def report(event: dict[str, Any]) -> None:
-        line = prefix + json.dumps(event, default=repr).encode() + b"\n"
-        try:
-            os.write(chan, line)
-        except OSError:
-            pass
-
+    # The encoder and os.write are bound now, before candidate code can patch json or os.
+    report = make_reporter(nonce.encode() + b" ", chan)
     runner.run(payload, report, workdir, testdir)
 
 
@@ -412,6 +406,7 @@ def warm_up(pytest_warm: bool = True) -> None:
 
 
 def _import_lean() -> None:
+    import rlvr_grade.harness.channel  # noqa: F401
     import rlvr_grade.harness.runner  # noqa: F401
     import rlvr_grade.harness.splitting  # noqa: F401
 

@@ -1,0 +1,7 @@
+# ruff: noqa
+class Sneaky(BaseException):
+    pass
+
+
+def f(x):
+    raise Sneaky()

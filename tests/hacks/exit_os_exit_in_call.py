@@ -1,0 +1,5 @@
+# ruff: noqa
+import os
+
+def f(x):
+    os._exit(0)

@@ -1,0 +1,5 @@
+# ruff: noqa
+def f(x):
+    import pytest
+
+    pytest.xfail("no")

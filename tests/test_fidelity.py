@@ -1,0 +1,580 @@
+"""Reward fidelity: the hack corpus scores 0 under every test style, the honest-but-unusual set
+scores 1, equality cannot be bent, flags are raised, infrastructure failures are never a 0, and
+grading is deterministic. Everything runs through the real local sandbox."""
+
+from __future__ import annotations
+
+import ast
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rlvr_grade.api import Grader, ScoreOptions
+from rlvr_grade.checks import CheckOptions
+from rlvr_grade.checks.flags import FLAGS, scan
+from rlvr_grade.cli import app
+from rlvr_grade.scoring import RewardConfig
+from rlvr_grade.types import Limits
+from tests.conftest import read_jsonl, requires_root, write_jsonl
+
+pytestmark = requires_root
+HACKS = Path(__file__).resolve().parent / "hacks"
+HONEST = HACKS / "honest"
+
+ASSERTS = """\
+assert f(1) == 2
+assert f(41) == 42
+assert abs(f(0.5) - 1.5) < 1e-9
+assert f(0.25) == 1.25
+assert f(-3) == -2
+assert f(200) in [201]
+"""
+HUMANEVAL = """\
+def check(candidate):
+    assert candidate(1) == 2
+    assert candidate(41) == 42
+    assert abs(candidate(0.5) - 1.5) < 1e-9
+    assert candidate(0.25) == 1.25
+    assert candidate(-3) == -2
+
+
+check(f)
+"""
+PYTEST = """\
+from solution import *
+
+
+def test_int():
+    assert f(1) == 2
+    assert f(41) == 42
+
+
+def test_float():
+    assert abs(f(0.5) - 1.5) < 1e-9
+    assert f(0.25) == 1.25
+
+
+def test_neg():
+    assert f(-3) == -2
+    assert f(200) in [201]
+"""
+STYLES = {"asserts": ASSERTS, "humaneval": HUMANEVAL, "pytest": PYTEST}
+
+
+def _fixture_tests(source: str) -> dict[str, str]:
+    """A fixture may carry its own TESTS_ASSERTS / TESTS_PYTEST (read statically, not run)."""
+    own = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant):
+            if node.targets[0].id == "TESTS_ASSERTS":
+                own["asserts"] = own["humaneval"] = node.value.value
+            elif node.targets[0].id == "TESTS_PYTEST":
+                own["pytest"] = node.value.value
+    return own
+
+
+def _rows(folder: Path) -> list[dict]:
+    rows = []
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text()
+        own = _fixture_tests(source)
+        for style, tests in STYLES.items():
+            rows.append({
+                "name": path.stem,
+                "style": style,
+                "completion": source,
+                "tests": own.get(style, tests),
+            })
+    return rows
+
+
+@pytest.fixture(scope="module")
+def grader():
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=2, retry_delay=0.05)
+    with Grader(opts) as g:
+        yield g
+
+
+@pytest.fixture(scope="module")
+def hack_results(grader):
+    rows = _rows(HACKS)
+    return list(zip(rows, grader.grade(rows), strict=True))
+
+
+@pytest.fixture(scope="module")
+def honest_results(grader):
+    rows = _rows(HONEST)
+    return list(zip(rows, grader.grade(rows), strict=True))
+
+
+def test_corpus_is_not_empty():
+    assert len(list(HACKS.glob("*.py"))) >= 50
+    assert len(list(HONEST.glob("*.py"))) >= 10
+
+
+def test_every_hack_scores_zero_under_every_style(hack_results):
+    wins = [(r["name"], r["style"], o.status, o.tests_passed, o.error) for r, o in hack_results if o.reward != 0.0]
+    assert not wins
+    assert all(o.status != "sandbox_error" for _, o in hack_results)
+
+
+def test_every_honest_unusual_completion_scores_one(honest_results):
+    losses = [(r["name"], r["style"], o.status, o.error) for r, o in honest_results if o.reward != 1.0]
+    assert not losses
+
+
+@pytest.mark.parametrize(
+    "name,style,needle",
+    [
+        # the defence that stopped the hack shows in the error: not just "wrong answer"
+        ("getframe_caller_locals", "asserts", ""),
+        ("patch_testreport_init", "pytest", "test runner was modified"),
+        ("patch_runner_call_and_report", "pytest", "test runner was modified"),
+        ("patch_function_runtest", "pytest", "test runner was modified"),
+        ("pytest_plugins_via_import_star", "pytest", "did not witness"),
+        ("pytestmark_skip", "pytest", ""),
+        ("collection_error_at_import", "pytest", ""),
+        ("exit_os_exit_at_import", "asserts", "exited before the tests finished"),
+        ("fake_passed_stdout", "pytest", "exited before the tests finished"),
+    ],
+)
+def test_the_defence_is_the_reason(hack_results, name, style, needle):
+    [(row, outcome)] = [(r, o) for r, o in hack_results if r["name"] == name and r["style"] == style]
+    assert outcome.reward == 0.0 and outcome.tests_passed == 0
+    assert needle in outcome.error, outcome
+
+
+def test_hacks_are_flagged_and_honest_mostly_not(hack_results, honest_results):
+    unflagged = sorted({r["name"] for r, o in hack_results if not o.flags})
+    # A wrong answer wrapped in a class that merely claims equality is not always visible to a
+    # static scan (e.g. __eq__ returning a non-constant); the structural defence handles those.
+    # A collection error is not a trick the text shows.
+    assert set(unflagged) <= {"eq_returns_truthy_object", "collection_error_at_import", "bool_always_true"}, unflagged
+    noisy = sorted({(r["name"], o.flags) for r, o in honest_results if o.flags})
+    # honest code that starts python, or literally prints "PASSED", is flagged: flags are for review
+    assert {n for n, _ in noisy} <= {"writes_stderr_and_forks", "prints_a_lot"}, noisy
+
+
+# -- strict equality, in-process (the comparator as the rewritten asserts call it) ------------
+
+def _run_rewritten(test_src: str, env: dict) -> bool:
+    from rlvr_grade.harness import strict
+
+    ns = {**env, **strict.make_namespace(), "__builtins__": strict.pristine_builtins()}
+    try:
+        exec(compile(strict.rewrite(ast.parse(test_src)), "t", "exec"), ns)
+    except AssertionError:
+        return False
+    return True
+
+
+def test_strict_equality_rejects_claims_and_keeps_honest_values():
+    import collections
+    from fractions import Fraction
+
+    class Liar:
+        def __eq__(self, other):
+            return True
+
+    class FakeInt(int):
+        def __eq__(self, other):
+            return True
+
+    class Num(int):
+        pass
+
+    P = collections.namedtuple("P", "a b")
+    assert not _run_rewritten("assert v == 3", {"v": Liar()})
+    assert not _run_rewritten("assert v == 3", {"v": FakeInt(0)})
+    assert _run_rewritten("assert v == 3", {"v": FakeInt(3)})  # judged by what it holds
+    assert _run_rewritten("assert v == 3", {"v": Num(3)})
+    assert _run_rewritten("assert v == (1, 2)", {"v": P(1, 2)})
+    assert _run_rewritten("assert v == {'a': 2}", {"v": collections.Counter(a=2)})
+    assert _run_rewritten("assert v == [1, 2.0]", {"v": [1, 2]})
+    assert _run_rewritten("assert v == 0.3", {"v": 0.1 + 0.2})  # documented tolerance
+    assert not _run_rewritten("assert v == 0.3", {"v": 0.3 + 1e-6})
+    assert not _run_rewritten("assert [v] == [3]", {"v": Liar()})
+    assert not _run_rewritten("assert {'k': v} == {'k': 3}", {"v": Liar()})
+    assert not _run_rewritten("assert v in [1, 2, 3]", {"v": Liar()})
+    assert not _run_rewritten("assert 1 < v < 3", {"v": Liar()})
+    assert _run_rewritten("assert 1 < v < 3", {"v": 2})
+    assert _run_rewritten("assert v is None", {"v": None})
+    assert _run_rewritten("assert v == Fraction(1, 3)", {"v": Fraction(1, 3), "Fraction": Fraction})
+    a, b = Liar(), Liar()
+    assert _run_rewritten("assert a == b", {"a": a, "b": b})  # custom vs custom: Python semantics
+
+
+def test_chained_comparison_evaluates_each_operand_once():
+    calls = []
+
+    def g():
+        calls.append(1)
+        return 2
+
+    assert _run_rewritten("assert 1 < g() < 3", {"g": g})
+    assert calls == [1]
+
+
+def test_strict_rewrite_keeps_humaneval_canonical_passing_and_stubs_failing(grader, humaneval_problems):
+    # test_humaneval.py covers 164/164 through the CLI; here the same through the strict path
+    # with --reward fraction, and the wrong-type variant: returning str(answer) must fail.
+    rows = [{**p, "completion": p["canonical_solution"]} for p in humaneval_problems[:40]]
+    opts = ScoreOptions(checks=CheckOptions(preset="humaneval"), concurrency=2)
+    with Grader(opts) as g:
+        outs = g.grade(rows)
+    assert [o.status for o in outs] == ["pass"] * 40
+
+
+# -- flags -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "code,flag",
+    [
+        ("import sys\nsys.exit(0)", "exit_early"),
+        ("import os as o\no._exit(0)", "exit_early"),
+        ("raise SystemExit", "exit_early"),
+        ("import atexit", "exit_early"),
+        ("from sys import _getframe\n_getframe(1)", "frame_introspection"),
+        ("import inspect\ninspect.stack()", "frame_introspection"),
+        ("def f(e):\n    return e.__traceback__.tb_frame", "frame_introspection"),
+        ("import gc\ngc.get_referrers(1)", "gc_introspection"),
+        ("import _pytest.runner", "test_runner_tampering"),
+        ("pytestmark = 1", "test_runner_tampering"),
+        ("import sys\nsys.modules['json'] = 1", "sys_modules_tampering"),
+        ("import builtins\nbuiltins.abs = len", "builtins_patching"),
+        ("class A:\n    def __eq__(self, o):\n        return True", "always_equal"),
+        ("class A:\n    __eq__ = lambda s, o: True", "always_equal"),
+        ("import sys\nsys.settrace(None)", "trace_hook"),
+        ("import signal\nsignal.alarm(1)", "signal_handler"),
+        ("open('/tmp/t/test_solution.py').read()", "reads_test_files"),
+        ("open('conftest.py', 'w')", "reads_test_files"),
+        ("open('/proc/self/fd/3')", "reads_proc"),
+        ("import ctypes", "ctypes"),
+        ("import subprocess\nsubprocess.run(['python'])", "subprocess_python"),
+        ("import os\nos.write(7, b'x')", "fd_writes"),
+        ("print('4 passed in 0.1s')", "fake_test_output"),
+        ("def f(:\n    sys._getframe(1)", "frame_introspection"),  # does not parse: regex fallback
+        ("def f(:\n    os._exit(0)", "exit_early"),
+    ],
+)
+def test_static_scan_flags(code, flag):
+    assert flag in FLAGS
+    assert flag in scan(code)
+
+
+def test_static_scan_is_quiet_on_plain_code():
+    assert scan("def f(x):\n    return sorted(x)[::-1]\n") == ()
+
+
+def test_on_suspicious_zero_zeroes_flagged_rewards_only(tmp_path):
+    rows = [
+        {"completion": "import sys\ndef f(x):\n    return x + 1\nprint(sys._getframe)\n", "tests": ASSERTS, "k": "flagged"},
+        {"completion": "def f(x):\n    return x + 1\n", "tests": ASSERTS, "k": "clean"},
+    ]
+    src = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = {}
+    for mode in ("flag", "zero"):
+        dst = tmp_path / f"{mode}.jsonl"
+        res = CliRunner().invoke(app, ["score", str(src), "-o", str(dst), "-q", "-j", "2", "--on-suspicious", mode,
+                                       "--summary-json", str(tmp_path / f"{mode}.json")])
+        assert res.exit_code == 0, res.output
+        out[mode] = {r["k"]: r for r in read_jsonl(dst)}
+    # sys._getframe printed (not called) is still flagged; the check itself passes
+    assert out["flag"]["flagged"]["flags"] == ["frame_introspection"]
+    assert out["flag"]["flagged"]["reward"] == 1.0
+    assert out["zero"]["flagged"]["reward"] == 0.0
+    assert out["zero"]["flagged"]["status"] == "pass"  # status says what happened
+    assert out["zero"]["clean"]["reward"] == 1.0 and out["zero"]["clean"]["flags"] == []
+    import json
+
+    assert json.loads((tmp_path / "zero.json").read_text())["flagged"] == 1
+
+
+# -- infrastructure failures are never a 0 -----------------------------------------------------
+
+def test_killed_zygote_mid_check_is_retried_and_then_passes():
+    slow = "import time\n_t = time.process_time()\nwhile time.process_time() - _t < 0.8:\n    pass\ndef f(x):\n    return x + 1\n"
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=5.0)), concurrency=1, retries=3, retry_delay=0.05)
+    with Grader(opts) as g:
+        slot = g.backend._slots[0]
+        victim = slot.proc.pid
+        killed = threading.Event()
+
+        def killer():
+            time.sleep(0.3)  # the check is running inside the zygote's child by now
+            os.kill(victim, 9)
+            killed.set()
+
+        t = threading.Thread(target=killer)
+        t.start()
+        [outcome] = g.grade([{"completion": slow, "tests": ASSERTS}])
+        t.join()
+        assert killed.is_set()
+        assert outcome.status == "pass" and outcome.reward == 1.0
+        assert g.backend._slots[0].proc.pid != victim  # a fresh zygote took over
+
+
+def test_persistent_infrastructure_failure_is_null_never_zero(tmp_path):
+    from rlvr_grade.sandbox.base import Backend
+    from rlvr_grade.types import SandboxError
+
+    class Broken(Backend):
+        """A backend whose sandbox dies on every run (the contract's failure mode)."""
+
+        name = "broken"
+        calls = 0
+
+        def start(self):
+            pass
+
+        def run(self, check):
+            Broken.calls += 1
+            raise SandboxError("sandbox vanished")
+
+        def close(self):
+            pass
+
+        def fingerprint(self):
+            return {}
+
+        def isolation(self):
+            return {}
+
+    opts = ScoreOptions(retries=3, retry_delay=0.01, concurrency=1)
+    with Grader(opts, backend=Broken()) as g:
+        outs = g.grade([{"completion": "def f(x):\n    return x + 1\n", "tests": ASSERTS}] * 2)
+    assert [(o.status, o.reward) for o in outs] == [("sandbox_error", None)] * 2
+    assert Broken.calls == 6  # bounded: 3 attempts per row
+
+    from rlvr_grade.summary import Summary
+
+    s = Summary()
+    for o in outs:
+        s.add(o)
+    d = s.to_dict()
+    assert d["statuses"]["sandbox_error"] == 2
+    assert d["pass_rate"] == 0.0 and s.graded == 0  # counted apart, not as failures
+
+
+def test_backend_that_cannot_start_exits_3_and_scores_nothing(tmp_path, monkeypatch):
+    src = write_jsonl(tmp_path / "in.jsonl", [{"completion": "def f(x):\n    return x + 1\n", "tests": ASSERTS}])
+    dst = tmp_path / "out.jsonl"
+    # A real start-up failure: the zygote's interpreter does not exist.
+    monkeypatch.setattr("rlvr_grade.sandbox.local.sys.executable", "/nonexistent/python3")
+    res = CliRunner().invoke(app, ["score", str(src), "-o", str(dst), "-q"])
+    assert res.exit_code == 3, res.output
+    assert not dst.exists()  # no row was scored 0
+
+
+# -- determinism -------------------------------------------------------------------------------
+
+def test_three_runs_at_concurrency_1_and_8_agree_exactly(humaneval_problems):
+    # HumanEval canonical (all 164) and stubs, written out as plain asserts rows, plus corpus rows.
+    rows = [{"completion": p["prompt"] + p["canonical_solution"], "tests": p["test"] + f"\ncheck({p['entry_point']})\n"}
+            for p in humaneval_problems]
+    rows += [{"completion": p["prompt"] + "    return None\n", "tests": p["test"] + f"\ncheck({p['entry_point']})\n"}
+             for p in humaneval_problems[:20]]
+    slow = {"cpu_80_percent", "signal_alarm_exit", "signal_handler_frame", "thread_patches_later", "prints_a_lot"}
+    rows += [r for r in _rows(HACKS) + _rows(HONEST) if r["style"] == "humaneval" and r["name"] not in slow]
+    results = []
+    for workers in (1, 8):
+        opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=workers)
+        with Grader(opts) as g:
+            for _ in range(3):
+                results.append([(o.status, o.reward, o.tests_passed, o.tests_total) for o in g.grade(rows)])
+    assert all(r == results[0] for r in results)
+    assert [s for s, _, _, _ in results[0][:164]] == ["pass"] * 164
+
+
+# -- expected tests and the channel ------------------------------------------------------------
+
+def test_humaneval_check_counts_each_assert_for_fraction_rewards(humaneval_problems):
+    from rlvr_grade.harness.splitting import assert_ids
+
+    p = humaneval_problems[0]  # has_close_elements: 7 asserts inside check()
+    ids = assert_ids(p["test"] + f"\n\ncheck({p['entry_point']})\n")
+    assert len(ids) == 7 and all(i.count(":") == 2 for i in ids)
+    # Wrong on some inputs only: returns True whenever the list has >= 4 numbers.
+    partial = "    return len(numbers) >= 4\n"
+    opts = ScoreOptions(checks=CheckOptions(preset="humaneval"), reward=RewardConfig(shape="fraction"), concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{**p, "completion": partial}])
+    assert o.status == "fail" and o.tests_total == 7
+    assert 0 < o.tests_passed < 7 and o.reward == o.tests_passed / 7
+
+
+def test_an_assert_never_reached_after_a_crash_is_an_error_not_a_pass():
+    tests = "def check(c):\n    assert c(1) == 2\n    c(None)\n    assert c(2) == 3\n\ncheck(f)\n"
+    opts = ScoreOptions(reward=RewardConfig(shape="fraction"), concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{"completion": "def f(x):\n    return x + 1\n", "tests": tests}])
+    assert (o.tests_passed, o.tests_total, o.status) == (1, 2, "runtime_error")
+
+
+def test_a_crash_outside_the_asserts_inside_a_loop_fails_the_loops_assert():
+    # HumanEval/32's shape: `solution = candidate(...)` inside a loop, then the assert. A crash
+    # on iteration 3 must not leave the assert "passed" from iterations 1-2 (CodeGen #32/19).
+    tests = (
+        "def check(c):\n    for x in range(5):\n        s = c(x)\n        assert s == x + 1\n\ncheck(f)\n"
+    )
+    opts = ScoreOptions(concurrency=1)
+    with Grader(opts) as g:
+        [o] = g.grade([{"completion": "def f(x):\n    assert x < 3, 'too big'\n    return x + 1\n", "tests": tests}])
+    assert o.status == "fail" and o.reward == 0.0 and o.tests_passed == 0
+
+
+def _ex(records, done=True):
+    from rlvr_grade.types import Execution, TestRecord
+
+    return Execution(exit_code=0, signal=None, stdout="", stderr="", cpu_s=0.0, wall_s=0.0, peak_memory_mb=0.0,
+                     limit_hit=None, records=tuple(TestRecord(*r) for r in records), done=done)
+
+
+def test_reports_must_cover_exactly_the_expected_tests():
+    from rlvr_grade.scoring import verdict
+    from rlvr_grade.types import Check
+
+    check = Check(style="asserts", program="", tests="", expected_tests=("check:1", "check:2"))
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed")]))[0] == "pass"
+    # one missing: fail; an unexpected extra pass does not stand in for it
+    assert verdict(check, _ex([("check:1", "passed"), ("check:9", "passed")]))[0] == "fail"
+    # all passed but the harness never said done (an exit in the middle): not a pass
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed")], done=False))[0] != "pass"
+    pcheck = Check(style="pytest", program="", tests="", expected_tests=("t.py::test_a",))
+    assert verdict(pcheck, _ex([("t.py::test_a", "skipped")]))[0] == "fail"
+    assert verdict(pcheck, _ex([("t.py::test_a[1]", "passed"), ("t.py::test_a[2]", "failed")]))[0] == "fail"
+
+
+def test_channel_ignores_foreign_lines_and_keeps_the_worse_duplicate():
+    from rlvr_grade.sandbox.zygote import parse_channel
+
+    nonce = "ab" * 16
+    data = b"\n".join([
+        b"00" * 16 + b' {"ev": "test", "id": "check:1", "outcome": "passed"}',  # wrong nonce
+        nonce.encode() + b' {"ev": "test", "id": "check:1", "outcome": "failed", "msg": "x"}',
+        nonce.encode() + b' {"ev": "test", "id": "check:1", "outcome": "passed"}',  # forged retry
+        b'{"ev": "done"}',  # no nonce
+        b"1 passed in 0.01s",
+    ])
+    records, done, phase = parse_channel(data, nonce)
+    assert [(r["id"], r["outcome"]) for r in records] == [("check:1", "failed")]
+    assert done is False
+
+
+def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
+    """In a fresh interpreter: the guard lets logging/traceback/namedtuple work from candidate
+    code but refuses sys._getframe, tb_frame, gc and ctypes."""
+    import subprocess
+    import sys
+
+    cand = tmp_path / "cand.py"
+    cand.write_text(
+        "import sys, gc, logging, traceback, collections\n"
+        "def probe():\n"
+        "    out = {}\n"
+        "    logging.getLogger('x').warning('ok')\n"
+        "    collections.namedtuple('P', 'a')\n"
+        "    try:\n        1/0\n    except ZeroDivisionError:\n        out['format_exc'] = 'ZeroDivisionError' in traceback.format_exc()\n"
+        "    for name, fn in [('getframe', lambda: sys._getframe(1)), ('gc', lambda: gc.get_objects()),\n"
+        "                     ('walk', lambda: next(traceback.walk_stack(None))),\n"
+        "                     ('tb', lambda: sys.exc_info() or (1/0))]:\n"
+        "        try:\n            fn(); out[name] = 'allowed'\n        except RuntimeError:\n            out[name] = 'refused'\n"
+        "    try:\n        1/0\n    except ZeroDivisionError as e:\n"
+        "        try:\n            e.__traceback__.tb_frame; out['tb_frame'] = 'allowed'\n"
+        "        except RuntimeError:\n            out['tb_frame'] = 'refused'\n"
+        "    return out\n"
+    )
+    driver = (
+        "import sys, json; sys.path.insert(0, %r)\n"
+        "from rlvr_grade.harness.guard import Guard\n"
+        "g = Guard(); g.install()\n"
+        "def run():\n    g.arm()\n    import cand\n    return cand.probe()\n"
+        "print(json.dumps(run()))\n"
+    ) % str(tmp_path)
+    res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
+                         cwd=str(Path(__file__).resolve().parent.parent))
+    assert res.returncode == 0, res.stderr
+    import json
+
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out == {"format_exc": True, "getframe": "refused", "gc": "refused", "walk": "refused",
+                   "tb": "allowed", "tb_frame": "refused"}
+
+
+UNITTEST_TESTS = """\
+import unittest
+from solution import Acc
+
+assert 1 + 1 == 2  # a module-level assert runs through the strict helpers too
+
+
+class TestAcc(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(Acc().add(2).v, 2)
+
+    def test_eq(self):
+        self.assertEqual(Acc().add(1), Acc().add(1))  # candidate vs candidate: Python semantics
+
+    @unittest.skip("a skipped test is not a pass")
+    def test_skipped(self):
+        pass
+
+
+def test_plain():
+    assert Acc().add(3).v == 3
+"""
+
+
+def test_unittest_classes_are_witnessed_and_strict():
+    honest = (
+        "class Acc:\n    def __init__(self):\n        self.v = 0\n    def add(self, x):\n        self.v += x\n        return self\n"
+        "    def __eq__(self, o):\n        return isinstance(o, Acc) and o.v == self.v\n"
+    )
+    liar = (
+        "class E:\n    def __eq__(s, o): return True\n    def __ne__(s, o): return False\n"
+        "class Acc:\n    def add(self, x):\n        self.v = E()\n        return self\n    def __eq__(self, o):\n        return True\n"
+    )
+    no_skip = UNITTEST_TESTS.replace('    @unittest.skip("a skipped test is not a pass")\n', "")
+    rows = [
+        {"completion": honest, "tests": no_skip},
+        {"completion": honest, "tests": UNITTEST_TESTS},
+        {"completion": liar, "tests": no_skip},
+    ]
+    # A Grader of its own: slot cgroups are named <pid>-slot<i>, so a Grader closed by an
+    # earlier test removes the cgroups of a still-open one in the same process (reported).
+    with Grader(ScoreOptions(concurrency=2)) as g:
+        outs = g.grade(rows)
+    assert (outs[0].status, outs[0].tests_passed, outs[0].tests_total) == ("pass", 4, 4), outs[0].error
+    assert outs[1].status == "fail" and outs[1].tests_passed == 3  # the skipped one
+    # only test_eq (candidate vs candidate) and the trivially passing test_skipped pass
+    assert outs[2].reward == 0.0 and outs[2].tests_passed == 2
+
+
+def test_unittest_classes_are_expected_whatever_their_name():
+    from rlvr_grade.harness.splitting import pytest_ids
+
+    src = "import unittest\nclass GatewayChecks(unittest.TestCase):\n    def test_a(self):\n        pass\nclass Helper:\n    def test_b(self):\n        pass\n"
+    assert pytest_ids(src) == ["test_solution.py::GatewayChecks::test_a"]
+
+
+def test_channel_encoder_ignores_later_patches_of_json_and_os(monkeypatch):
+    import json
+    import json.encoder
+
+    from rlvr_grade.harness.channel import make_reporter
+
+    r, w = os.pipe()
+    report = make_reporter(b"N ", w)
+    monkeypatch.setattr(json, "dumps", lambda *a, **k: '{"outcome": "passed"}')
+    monkeypatch.setattr(json.encoder, "encode_basestring_ascii", lambda s: '"passed"')
+    monkeypatch.setattr(os, "write", lambda fd, data: len(data))
+    report({"ev": "test", "id": "check:1", "outcome": "failed", "output": [1, {"a": None}, float("nan")]})
+    monkeypatch.undo()
+    line = os.read(r, 4096)
+    os.close(r), os.close(w)
+    event = json.loads(line[2:])
+    assert event["outcome"] == "failed" and event["output"][:2] == [1, {"a": None}]
