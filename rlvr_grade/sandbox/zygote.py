@@ -384,6 +384,7 @@ def warm_up(pytest_warm: bool = True) -> None:
 
         from rlvr_grade.harness import runner
 
+        runner.resolve_hookimpls()
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "test_rlvr_warmup.py")
             with open(path, "w") as fh:
