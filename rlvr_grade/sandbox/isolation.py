@@ -54,9 +54,14 @@ def join_cgroup(dirs: list[str]) -> None:
     lock waits for an RCU grace period, ~1 ms CPU and up to ~15 ms of waiting per check on
     a loaded machine. A single-threaded process moved by its only thread is moved whole."""
     for d in dirs:
-        tasks = os.path.join(d, "tasks")
-        with open(tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs"), "w") as fh:
-            fh.write("0")
+        try:  # os-level calls: no file object to build, and no stat() first
+            fd = os.open(os.path.join(d, "tasks"), os.O_WRONLY | os.O_CLOEXEC)
+        except FileNotFoundError:  # cgroup v2 has no `tasks`
+            fd = os.open(os.path.join(d, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"0")
+        finally:
+            os.close(fd)
 
 
 def enter_filesystem(plan: IsolationPlan, disk_mb: int = 64) -> tuple[str, str]:

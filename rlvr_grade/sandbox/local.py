@@ -34,12 +34,68 @@ def _zygote_env() -> dict[str, str]:
     }
 
 
+class _Launcher:
+    """One long-lived thread that starts every worker process of a backend. A worker asks for
+    PR_SET_PDEATHSIG, which fires when the *thread* that forked it ends, not the process: a
+    worker started from a short-lived thread (a start-up pool, a grading pool's thread that
+    restarts or lazily starts a worker) would be killed with that thread."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._loop, name="rlvr-worker-launcher", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, box, done = job
+            try:
+                box.append((True, fn()))
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+                box.append((False, exc))
+            done.set()
+
+    def call(self, fn):
+        box: list = []
+        done = threading.Event()
+        self._jobs.put((fn, box, done))
+        done.wait()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+
 class _Slot:
+    """One slot's lean worker (asserts/stdio/call/validate checks: the harness only, no
+    pytest). Its pytest-warm `twin` is started on the slot's first pytest check, so a run
+    without pytest checks never pays for it; the two never run at once (the slot is held)."""
+
     def __init__(self, index: int, init: dict[str, Any]):
         self.index = index
         self.init = init
         self.proc: subprocess.Popen | None = None
         self.features: dict[str, str] = {}
+        self.twin: _Slot | None = None
+        self.launcher: _Launcher | None = None
+
+    def pytest_worker(self) -> _Slot:
+        """The slot's pytest-warm worker, started (or restarted after a death) on demand."""
+        if self.twin is None:
+            init = dict(self.init, warm="pytest")
+            if init.get("cgroup"):
+                # Its own cgroup: each worker remembers the limits it last wrote to its cgroup.
+                init["cgroup"] = init["cgroup"] + "-py"
+            self.twin = _Slot(self.index, init)
+            self.twin.launcher = self.launcher
+        if self.twin.proc is None:
+            self.twin.spawn()
+        return self.twin
 
     def spawn(self) -> None:
         to_child_r, to_child_w = os.pipe()
@@ -48,15 +104,23 @@ class _Slot:
             "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import main; main(%d, %d)"
             % (PACKAGE_PARENT, to_child_r, from_child_w)
         )
-        self.proc = subprocess.Popen(
-            [sys.executable, "-s", "-c", code],
-            pass_fds=(to_child_r, from_child_w),
-            env=_zygote_env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
-        )
+        def popen() -> subprocess.Popen:
+            return subprocess.Popen(
+                [sys.executable, "-s", "-c", code],
+                pass_fds=(to_child_r, from_child_w),
+                env=_zygote_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+            )
+
+        try:
+            self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
+        except BaseException:
+            for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
+                os.close(fd)
+            raise
         os.close(to_child_r)
         os.close(from_child_w)
         self.wfd, self.rfd = to_child_w, from_child_r
@@ -99,6 +163,8 @@ class _Slot:
                 except OSError:
                     pass
             self.proc = None
+        if self.twin is not None:
+            self.twin.kill()
 
 
 def _user_process_count(slots: int) -> int:
@@ -145,6 +211,7 @@ class LocalBackend(Backend):
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
+        self._launcher: _Launcher | None = None
         if mode not in ("auto", "root", "userns", "none"):
             raise ValueError(f"unknown local sandbox mode {mode!r}")
         self.mode = mode
@@ -179,9 +246,14 @@ class LocalBackend(Backend):
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
         use_cgroup = self.mode == "root" and cgroup_version() is not None
-        nproc_base = _user_process_count(self.concurrency) if self.mode == "userns" else 0
+        # Two workers per slot at most (lean + pytest-warm), each a process pair in userns mode.
+        nproc_base = _user_process_count(2 * self.concurrency) if self.mode == "userns" else 0
+        slots = []
+        if self._launcher is None:
+            self._launcher = _Launcher()
         for i in range(self.concurrency):
             init = {
+                "warm": "lean",
                 "slot": i,
                 "uid": self._uid_base + i,
                 "isolate": self.isolate,
@@ -192,9 +264,20 @@ class LocalBackend(Backend):
                 "seccomp": self.isolate and self.seccomp,
                 "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
-            slot = _Slot(i, init)
-            slot.spawn()
-            self._slots.append(slot)
+            slots.append(_Slot(i, init))
+            slots[-1].launcher = self._launcher
+        # In parallel: each worker's start-up is mostly its own interpreter importing, and
+        # one after another 8 slots took 17.7 s on a loaded 2-core machine.
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=min(8, len(slots)) or 1) as pool:
+            errors = [f.exception() for f in [pool.submit(slot.spawn) for slot in slots]]
+        self._slots.extend(slots)  # close() then kills the ones that did start
+        failed = [e for e in errors if e is not None]
+        if failed:
+            self.close()
+            raise failed[0]
+        for slot in slots:
             self._free.put(slot)
 
     def run(self, check: Check) -> Execution:
@@ -202,9 +285,10 @@ class LocalBackend(Backend):
         try:
             if slot.proc is None:
                 slot.spawn()
+            worker = slot.pytest_worker() if check.style == "pytest" else slot
             limits = asdict(check.limits)
             limits["wall_s"] = check.limits.effective_wall_s
-            resp = slot.request({"payload": check.payload(), "limits": limits})
+            resp = worker.request({"payload": check.payload(), "limits": limits})
         finally:
             self._free.put(slot)
         return execution_from_wire(resp, check.limits)
@@ -214,7 +298,7 @@ class LocalBackend(Backend):
             slot.kill()
         from rlvr_grade.sandbox.cgroups import SlotCgroup
 
-        for slot in self._slots:
+        for slot in [*self._slots, *(s.twin for s in self._slots if s.twin is not None)]:
             name = slot.init.get("cgroup")
             if name:
                 try:
@@ -224,6 +308,9 @@ class LocalBackend(Backend):
                 except OSError:
                     pass
         self._slots.clear()
+        if self._launcher is not None:
+            self._launcher.stop()
+            self._launcher = None
 
     def fingerprint(self) -> dict[str, Any]:
         import platform
