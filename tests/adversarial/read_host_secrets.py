@@ -9,14 +9,14 @@ for path in json.loads('$PATHS'):
         with open(path, "rb") as fh:
             if b"$SECRET" in fh.read():
                 found.append(path)
-    except OSError as exc:
+    except Exception as exc:  # OSError from the sandbox's masks; GuardRefused from the harness guard
         print("no", path, type(exc).__name__)
 for pid in [p for p in os.listdir("/proc") if p.isdigit()] + ["$GRADER_PID"]:
     try:
         with open(f"/proc/{pid}/environ", "rb") as fh:
             if b"$SECRET" in fh.read():
                 found.append(f"/proc/{pid}/environ")
-    except OSError:
+    except Exception:  # OSError from the sandbox; the harness guard refuses /proc/<pid> reads first
         pass
 if "$SECRET" in repr(dict(os.environ)):
     found.append("os.environ")
