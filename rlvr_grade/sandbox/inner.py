@@ -271,22 +271,9 @@ class LightZygote(Zygote):
 
 def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
     from rlvr_grade.sandbox import linux
-    from rlvr_grade.sandbox.zygote import _SETUP_FD, run_harness, write_files
+    from rlvr_grade.sandbox.zygote import _SETUP_FD, child_descriptors, run_harness, write_files
 
-    os.setsid()
-    devnull = os.open("/dev/null", os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.dup2(out_w, 1)
-    os.dup2(err_w, 2)
-    chan = secrets.randbelow(800) + 200
-    os.dup2(res_w, chan)
-    os.set_inheritable(chan, False)
-    # The setup pipe says "ok" just before candidate code runs; a failure before that is the
-    # infrastructure's (sandbox_error), and the candidate cannot fake one after it.
-    os.dup2(setup_w, chan + 1, inheritable=False)
-    _SETUP_FD[0] = chan + 1
-    os.closerange(3, chan)
-    os.closerange(chan + 2, 4096)
+    chan = child_descriptors(res_w, out_w, err_w, setup_w)
     base = tempfile.mkdtemp(prefix="rlvr-check-")
     workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
     os.makedirs(workdir)

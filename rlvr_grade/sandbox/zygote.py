@@ -260,19 +260,7 @@ class Zygote:
 
     # -- inside the child ------------------------------------------------------------------
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
-        os.setsid()
-        devnull = os.open("/dev/null", os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out_w, 1)
-        os.dup2(err_w, 2)
-        # The result channel sits at an unpredictable descriptor; every other inherited fd closes.
-        chan = secrets.randbelow(800) + 200
-        os.dup2(res_w, chan)
-        os.set_inheritable(chan, False)
-        os.dup2(setup_w, chan + 1, inheritable=False)
-        _SETUP_FD[0] = chan + 1
-        os.closerange(3, chan)
-        os.closerange(chan + 2, 4096)
+        chan = child_descriptors(res_w, out_w, err_w, setup_w)
         cfg = self.cfg
         if cfg.isolate:
             if self.cgroup is not None:
@@ -306,6 +294,27 @@ class Zygote:
             sys.stderr.flush()
         except BaseException:
             pass
+
+
+def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int) -> int:  # pragma: no cover
+    """In a fresh check child: a new session, stdin from /dev/null, stdout/stderr to the
+    collector's pipes, the result channel at an unpredictable descriptor (returned) with the
+    setup pipe beside it, every other inherited descriptor closed. The setup pipe says "ok"
+    just before candidate code runs: a failure before that is the infrastructure's
+    (sandbox_error), and the candidate cannot fake one after it."""
+    os.setsid()
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(out_w, 1)
+    os.dup2(err_w, 2)
+    chan = secrets.randbelow(800) + 200
+    os.dup2(res_w, chan)
+    os.set_inheritable(chan, False)
+    os.dup2(setup_w, chan + 1, inheritable=False)
+    _SETUP_FD[0] = chan + 1
+    os.closerange(3, chan)
+    os.closerange(chan + 2, 4096)
+    return chan
 
 
 def write_files(payload: dict[str, Any], workdir: str, testdir: str) -> None:
