@@ -121,7 +121,10 @@ def test_trl_async_reward_runs_on_trainers_loop_without_blocking_it(tmp_path):
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
     assert got == [1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
-    assert ticks_during >= 2  # the loop kept running while the checks ran
+    # The ticker first runs when both() yields to the loop: a reward function that graded
+    # synchronously on the loop's thread would finish before that, leaving 0 ticks. (Two or
+    # more is not guaranteed: a warm pool with cached results can answer within one tick.)
+    assert ticks_during >= 1  # the loop kept running while the checks ran
 
 
 def test_trl_missing_tests_column_is_a_clear_error():

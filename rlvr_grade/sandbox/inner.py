@@ -218,15 +218,48 @@ def _private_tmp(disk_mb: int) -> None:
     """A fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this one-shot runner: under
     `runsc do` the overlay shows the host's /tmp live (other checks' files, inputs kept there).
     gVisor allows these mounts (not the propagation change or bind/move mounts)."""
-    from rlvr_grade.sandbox import linux
+    from rlvr_grade.sandbox import linux, mounts
 
+    keep = mounts.tmp_resident_paths()
     try:
         linux.unshare(linux.CLONE_NEWNS)
         for d in ("/tmp", "/dev/shm"):
+            if d == "/tmp" and keep:
+                # The interpreter lives under /tmp and gVisor refuses the bind mounts that would
+                # carry it into a fresh tmpfs: hide the rest of /tmp in the throwaway overlay.
+                _hide_tmp_except(keep)
+                continue
             if os.path.isdir(d):
                 linux.mount("tmpfs", d, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={disk_mb}m,mode=1777")
     except OSError:
         pass
+
+
+def _hide_tmp_except(keep: list[str]) -> None:
+    """chown root + chmod 700 every entry of /tmp (recursively along the kept paths) that is not
+    on the way to a kept path: in `runsc do`'s overlay only, never on the host."""
+
+    def walk(directory: str) -> None:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return
+        for name in names:
+            path = os.path.join(directory, name)
+            if any(k == path for k in keep):
+                continue
+            if any(k.startswith(path + "/") for k in keep):
+                walk(path)
+                continue
+            try:
+                st = os.lstat(path)
+                if not stat.S_ISLNK(st.st_mode):
+                    os.chown(path, 0, 0)
+                    os.chmod(path, st.st_mode & 0o700)
+            except OSError:
+                pass
+
+    walk("/tmp")
 
 
 def _hide_in_overlay(hide: list[str]) -> None:

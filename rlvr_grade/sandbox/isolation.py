@@ -41,6 +41,7 @@ class IsolationPlan:
     fs_plan: dict[str, list] = field(default_factory=lambda: {"masks": [], "files": []})
     nproc_base: int = 0  # userns: RLIMIT_NPROC counts the grader's own processes too
     has_cgroup: bool = False  # memory is capped by a cgroup (else RLIMIT_AS), CPU watched outside
+    tmp_keep: tuple[str, ...] = ()  # interpreter paths under /tmp, bound back into the fresh /tmp
 
     @property
     def isolated(self) -> bool:
@@ -70,10 +71,21 @@ def enter_filesystem(plan: IsolationPlan, disk_mb: int = 64) -> tuple[str, str]:
     testdir), both created and empty."""
     linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
     linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+    # The host's /tmp, held before anything is mounted over it: where the interpreter lives
+    # under /tmp, its paths are bound back from here into the check's fresh /tmp.
+    old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if plan.tmp_keep else None
     mounts.apply(plan.fs_plan)
     linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
     flags = linux.MS_NOSUID | linux.MS_NODEV
     linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={int(disk_mb)}m,mode=1777")
+    if old_tmp is not None:
+        for path in plan.tmp_keep:
+            if not path.startswith("/tmp/"):
+                continue
+            os.makedirs(path, exist_ok=True)  # root-owned 0755 in the fresh tmpfs
+            linux.mount(f"/proc/self/fd/{old_tmp}/{path[len('/tmp/'):]}", path, None, linux.MS_BIND | linux.MS_REC)
+            linux.mount_setattr_recursive(path, linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
+        os.close(old_tmp)
     linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
     linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
     os.makedirs(WORKDIR)

@@ -140,3 +140,28 @@ def apply(fs_plan: dict[str, list], stage: str = "/tmp", unmount_stage: bool = F
     # per check on a loaded machine).
     if unmount_stage:
         linux.umount(stage, MNT_DETACH)
+
+
+def tmp_resident_paths() -> list[str]:
+    """What the interpreter needs that lives under a directory every check gets a fresh tmpfs
+    on (/tmp, /dev/shm): a venv or checkout under /tmp (CI clones, throwaway venvs). Those are
+    bound back, read-only, into the check's fresh /tmp. Only the interpreter's prefixes, the
+    site-packages on sys.path and the rlvr_grade package itself: not the folder around them."""
+    import rlvr_grade
+
+    found = {
+        os.path.realpath(sys.prefix),
+        os.path.realpath(sys.base_prefix),
+        os.path.realpath(sys.exec_prefix),
+        os.path.dirname(os.path.realpath(sys.executable)),
+        os.path.dirname(os.path.realpath(rlvr_grade.__file__)),
+    }
+    for p in sys.path:
+        if p and ("site-packages" in p or "dist-packages" in p or p.endswith(".zip")) and os.path.exists(p):
+            found.add(os.path.realpath(p))
+    under = sorted(p for p in found if any(p.startswith(r + "/") for r in REPLACED[:2]))
+    roots: list[str] = []
+    for p in under:
+        if not any(p == r or p.startswith(r + "/") for r in roots):
+            roots.append(p)
+    return roots

@@ -49,7 +49,8 @@ class Zygote:
         if cfg.isolate:
             self._isolate_slot()
         self.plan = isolation.IsolationPlan(
-            mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None
+            mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
+            tmp_keep=tuple(mounts.tmp_resident_paths()),
         )
 
     def _isolate_slot(self) -> None:
