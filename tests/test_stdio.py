@@ -108,10 +108,16 @@ while f is not None:                      # the callers' frames, as in the known
     f = f.f_back
 for k, v in os.environ.items():
     look(v)
+# The interpreter's own install is read-only host code (bound into the check's /tmp when the
+# venv lives there, as in a CI clone): nothing per-check can be in it, and walking it is slow.
+installed = tuple(p.rstrip("/") + "/" for p in {sys.prefix, sys.base_prefix})
 for root in ("/tmp", os.getcwd(), "/proc"):
     for dirpath, dirs, files in os.walk(root):
         if dirpath.startswith("/proc/") and dirpath.count("/") > 2:
             dirs[:] = []
+        if (dirpath + "/").startswith(installed):
+            dirs[:] = []
+            continue
         for name in files:
             if root == "/proc" and name not in ("cmdline", "environ"):
                 continue
