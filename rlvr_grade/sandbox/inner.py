@@ -29,7 +29,6 @@ import math
 import os
 import resource
 import secrets
-import signal
 import stat
 import sys
 import tempfile
@@ -235,6 +234,18 @@ def _private_tmp(disk_mb: int) -> None:
         pass
 
 
+def _root_only(path: str) -> None:
+    """chown root + chmod 700 (symlinks left alone): unreadable to the check's uid. Only ever
+    applied inside `runsc do`'s throwaway overlay, never on the host."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISLNK(st.st_mode):
+            os.chown(path, 0, 0)
+            os.chmod(path, st.st_mode & 0o700)
+    except OSError:
+        pass
+
+
 def _hide_tmp_except(keep: list[str]) -> None:
     """chown root + chmod 700 every entry of /tmp (recursively along the kept paths) that is not
     on the way to a kept path: in `runsc do`'s overlay only, never on the host."""
@@ -251,13 +262,7 @@ def _hide_tmp_except(keep: list[str]) -> None:
             if any(k.startswith(path + "/") for k in keep):
                 walk(path)
                 continue
-            try:
-                st = os.lstat(path)
-                if not stat.S_ISLNK(st.st_mode):
-                    os.chown(path, 0, 0)
-                    os.chmod(path, st.st_mode & 0o700)
-            except OSError:
-                pass
+            _root_only(path)
 
     walk("/tmp")
 
@@ -279,13 +284,7 @@ def _hide_in_overlay(hide: list[str]) -> None:
             if name in keep:
                 continue
             path = os.path.join(a, name)
-            try:
-                st = os.lstat(path)
-                if not stat.S_ISLNK(st.st_mode):
-                    os.chown(path, 0, 0)
-                    os.chmod(path, st.st_mode & 0o700)
-            except OSError:
-                pass
+            _root_only(path)
     for f in fs_plan["files"]:
         try:
             os.chown(f, 0, 0)
@@ -304,7 +303,7 @@ class LightZygote(Zygote):
 
 def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
     from rlvr_grade.sandbox import linux
-    from rlvr_grade.sandbox.zygote import _SETUP_FD, child_descriptors, run_harness, write_files
+    from rlvr_grade.sandbox.zygote import child_descriptors, enter_workdir, run_candidate, write_files
 
     chan = child_descriptors(res_w, out_w, err_w, setup_w)
     base = tempfile.mkdtemp(prefix="rlvr-check-")
@@ -334,22 +333,8 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w)
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
     except OSError:
         pass
-    os.chdir(workdir)
-    os.environ.clear()
-    os.environ.update(cfg.env)
-    os.environ.update({"HOME": workdir, "TMPDIR": base, "PWD": workdir})
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    os.write(_SETUP_FD[0], b"ok")
-    os.close(_SETUP_FD[0])
-    _SETUP_FD[0] = None
-    run_harness(payload, nonce, chan, workdir, testdir)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BaseException:
-        pass
+    enter_workdir(cfg.env, workdir, base)
+    run_candidate(payload, nonce, chan, workdir, testdir)
 
 
 def _pidfd_fallback(pid: int) -> int:

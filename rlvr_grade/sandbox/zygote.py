@@ -277,24 +277,35 @@ class Zygote:
         # If the zygote dies (the grader was killed), the check's pid-namespace init dies, and
         # with it everything the check started. Set after the uid drop, which clears it.
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-        os.chdir(workdir)
-        os.environ.clear()
-        os.environ.update(cfg.env)
-        os.environ.update({"HOME": workdir, "TMPDIR": "/tmp", "PWD": workdir})
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        enter_workdir(cfg.env, workdir, "/tmp")
         if self.filter is not None:
             self.filter.load()  # last: everything above needed mount/unshare
-        os.write(_SETUP_FD[0], b"ok")
-        os.close(_SETUP_FD[0])
-        _SETUP_FD[0] = None
-        run_harness(payload, nonce, chan, workdir, testdir)
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:
-            pass
+        run_candidate(payload, nonce, chan, workdir, testdir)
+
+
+def enter_workdir(env: dict[str, str], workdir: str, tmpdir: str) -> None:  # pragma: no cover
+    """The check child's cwd, a clean environment, default signal dispositions."""
+    os.chdir(workdir)
+    os.environ.clear()
+    os.environ.update(env)
+    os.environ.update({"HOME": workdir, "TMPDIR": tmpdir, "PWD": workdir})
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
+    """Close the setup pipe with "ok" (from here on a failure is the candidate's), then run
+    the harness and flush what the candidate printed."""
+    os.write(_SETUP_FD[0], b"ok")
+    os.close(_SETUP_FD[0])
+    _SETUP_FD[0] = None
+    run_harness(payload, nonce, chan, workdir, testdir)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        pass
 
 
 def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int) -> int:  # pragma: no cover
