@@ -73,6 +73,8 @@ def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
         for a in _ancestors(n) + [n]:
             if a == n:
                 break
+            if any(a == r or a.startswith(r + "/") for r in REPLACED):
+                break  # a check gets a fresh /tmp: tmp_resident_paths() binds these back instead
             try:
                 mode = os.stat(a).st_mode
             except OSError:
