@@ -9,6 +9,7 @@ from typing import Any, Literal
 from rlvr_grade.checks.cases import looks_like_cases
 from rlvr_grade.checks.extract import ExtractMode, extract_code
 from rlvr_grade.harness.splitting import assert_ids, pytest_ids
+from rlvr_grade.textcache import TextCache
 from rlvr_grade.types import Check, Limits, Rollout
 
 Preset = Literal["none", "humaneval", "mbpp", "leetcode"]
@@ -66,6 +67,19 @@ class CheckOptions:
             cols += ["prompt", "entry_point"]
         return cols
 
+
+
+# Test ids per distinct test text: an RL batch carries each problem's tests once per rollout.
+_ASSERT_IDS = TextCache(16 << 20, size_of=lambda ids: 32 * len(ids))
+_PYTEST_IDS = TextCache(16 << 20, size_of=lambda ids: 48 * len(ids))
+
+
+def _assert_ids(tests: str) -> tuple[str, ...]:  # a tuple: one cached value serves every check
+    return tuple(assert_ids(tests))
+
+
+def _pytest_ids(tests: str) -> tuple[str, ...]:
+    return tuple(pytest_ids(tests))
 
 def _text(row: dict[str, Any], col: str, what: str) -> str:
     if col not in row:
@@ -152,7 +166,7 @@ def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
     if not tests.strip():
         raise InvalidRow(f"tests column {opts.tests_col!r} is empty")
     try:
-        expected = pytest_ids(tests) if style == "pytest" else assert_ids(tests)
+        expected = _PYTEST_IDS.get(tests, _pytest_ids) if style == "pytest" else _ASSERT_IDS.get(tests, _assert_ids)
     except SyntaxError as exc:
         raise InvalidRow(f"tests do not parse: {exc.msg} (line {exc.lineno})") from exc
     if not expected:

@@ -21,6 +21,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from rlvr_grade.harness.splitting import parse_locked
+
 
 class CaseError(ValueError):
     """The tests value has no usable cases; the message names what is wrong."""
@@ -184,7 +186,7 @@ def leetcode_cases(tests: Any) -> CaseSet | None:
     if not isinstance(tests, str):
         return None
     try:
-        tree = ast.parse(tests)
+        tree = parse_locked(tests, "<tests>")
     except SyntaxError:
         return None
     check_fn = None

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
+from rlvr_grade.harness.splitting import parse_locked
+
 # flag name -> what it means (README and docs/fidelity.md list these)
 FLAGS: dict[str, str] = {
     "exit_early": "sys.exit / os._exit / quit / exit / raise SystemExit / atexit / os.kill: ends the run before the tests",
@@ -246,7 +248,7 @@ class _Scanner(ast.NodeVisitor):
 def scan(code: str) -> tuple[str, ...]:
     """Sorted flag names for `code` (see FLAGS)."""
     try:
-        tree = ast.parse(code)
+        tree = parse_locked(code, "<completion>")
     except (SyntaxError, ValueError):
         found = {name for name, rx in _REGEX_FALLBACK if rx.search(code)}
         if _FAKE_OUT.search(code):

@@ -63,14 +63,14 @@ def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | N
     return g
 
 
-def test_namespace(solution_ns: dict[str, Any], tests_tree: ast.AST) -> dict[str, Any]:
+def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str], builtin_names: dict[str, Any],
+                   helpers: dict[str, Any]) -> dict[str, Any]:
     """The globals the test code runs in: the solution's names, pristine builtins, the strict
-    helpers. A solution name that shadows a builtin (`def sorted(...)`, `abs = ...`) is hidden
-    from the tests when they also use another solution function (that one is the subject and
-    the builtin is the test's tool); a lone shadowing function is the subject itself (MBPP's
-    `def sum(a, b)` with `assert sum(10, 15) == 6`)."""
-    builtin_names = strict.pristine_builtins()
-    used = {n.id for n in ast.walk(tests_tree) if isinstance(n, ast.Name)}
+    helpers (both made before the candidate ran). A solution name that shadows a builtin
+    (`def sorted(...)`, `abs = ...`) is hidden from the tests when they also use another
+    solution function (that one is the subject and the builtin is the test's tool); a lone
+    shadowing function is the subject itself (MBPP's `def sum(a, b)` with `assert sum(10, 15)
+    == 6`). `used`: every name the tests mention."""
     subjects = {k for k in used if k in solution_ns and k not in builtin_names and callable(solution_ns[k])}
     ns: dict[str, Any] = {}
     for name, value in solution_ns.items():
@@ -81,8 +81,79 @@ def test_namespace(solution_ns: dict[str, Any], tests_tree: ast.AST) -> dict[str
         ns[name] = value
     ns["__name__"] = "__main__"
     ns["__builtins__"] = builtin_names
-    ns.update(strict.make_namespace())
+    ns.update(helpers)
     return ns
+
+
+def test_imports(tree: ast.AST) -> list[str]:
+    """Modules the test code imports (absolute imports; the candidate's own `solution` aside)."""
+    found: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            found.update(a.name for a in n.names)
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            found.add(n.module)
+    return sorted(m for m in found if m.split(".")[0] != "solution")
+
+
+def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callable[[], None]:
+    """Snapshot, now (before any candidate code), the attributes of `builtins`, of this runner
+    and its strict helpers, and of the standard-library modules the tests import (imported here if they are
+    not yet); the function returned puts back every attribute changed since. Run before the
+    test code and after each step, it undoes a candidate's `builtins.exec = ...`,
+    `math.isclose = lambda *a, **k: True` or patch of the harness's globals. Only the standard
+    library is imported early: importing anything else here would run it before the guard."""
+    import builtins
+    import importlib
+
+    mods: list[Any] = [builtins, sys.modules[__name__], strict]
+    for name in ("traceback", *test_modules):
+        top = name.split(".")[0]
+        if name not in sys.modules and top not in sys.stdlib_module_names:
+            continue
+        try:
+            mods.append(importlib.import_module(name))
+        except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
+            continue
+    snaps = [(m.__dict__, dict(m.__dict__)) for m in mods]
+    items, get = dict.items, dict.get
+
+    def restore() -> None:
+        for live, snap in snaps:
+            for k, v in items(snap):
+                if get(live, k) is not v:
+                    live[k] = v
+
+    return restore
+
+
+# (step id, compiled statements, is a check, assert lines a soft `check(...)` call stands for)
+Step = tuple[str, Any, bool, "list[int] | None"]
+
+
+def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
+    """Everything asserts-style tests need before the candidate runs, from the test text
+    alone: the steps, split, strict-rewritten and compiled; the loops (line spans) in them;
+    the names they mention; the modules they import. Raises SyntaxError for broken tests. A pure function of `tests`,
+    so the local backend computes it once per distinct test text in the grader and ships it
+    marshalled (see harness/prepared.py); a check without it computes it here."""
+    steps = assert_checks(tests)
+    tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
+    soft = soft_functions(tests_tree)
+    loops, used = [], set()
+    for n in ast.walk(tests_tree):
+        if isinstance(n, ast.Name):
+            used.add(n.id)
+        elif isinstance(n, (ast.For, ast.While, ast.AsyncFor)):
+            loops.append((getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)))
+    compiled: list[Step] = []
+    for sid, stmts, is_check in steps:
+        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
+        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
+            tree = ast.fix_missing_locations(strict.SoftAsserts().visit(tree))
+        lines = soft_call(stmts[0], soft) if is_check else None
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
+    return compiled, loops, sorted(used), test_imports(tests_tree)
 
 
 def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
@@ -93,20 +164,17 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     code = _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
     if code is None:
         return
-    # Everything the tests need is prepared before the candidate's first line runs.
-    steps = assert_checks(payload["tests"])
-    tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
-    soft = soft_functions(tests_tree)
-    loops = [(getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)) for n in ast.walk(tests_tree)
-             if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
-    compiled = []
-    for sid, stmts, is_check in steps:
-        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
-        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
-            tree = ast.fix_missing_locations(strict.SoftAsserts().visit(tree))
-        lines = soft_call(stmts[0], soft) if is_check else None
-        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
+    # Everything the tests need is prepared before the candidate's first line runs, and every
+    # function and value used after it is held here, in locals the candidate cannot reach:
+    # what it patches (builtins, math, this module) is put back before the tests run.
+    from rlvr_grade.harness import prepared
+
+    compiled, loops, used, imports = prepared.unpack(payload.get("prepared")) or prepare_asserts(payload["tests"])
+    restore = pristine_restorer(imports)
+    builtin_names, helpers = strict.pristine_builtins(), strict.make_namespace()
     soft_state = SoftRecorder()
+    record, begin = soft_state.record, soft_state.begin
+    run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
     module = types.ModuleType("solution")
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
@@ -114,33 +182,36 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     guard = _make_guard(testdir, [TESTS_FILENAME], payload)
     guard.arm()
     try:
-        exec(code, ns)
+        run(code, ns)
     except MemoryError:
         report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
         return
     except BaseException as exc:  # SystemExit included: exiting early is not passing
-        report({"ev": "phase", "phase": "runtime", "msg": last_line(exc)})
+        report({"ev": "phase", "phase": "runtime", "msg": describe(exc)})
         return
-    tns = test_namespace(ns, tests_tree)
-    tns[strict.SOFT] = soft_state.record
+    restore()
+    tns = make_tns(ns, frozenset(used), builtin_names, helpers)
+    tns[strict.SOFT] = record
     for sid, step_code, is_check, lines in compiled:
-        soft_state.begin()
+        begin()
+        restore()
         try:
-            exec(step_code, tns)
+            run(step_code, tns)
         except AssertionError as exc:
-            failed, crash = ("failed", last_line(exc)), exc
+            failed, crash = ("failed", describe(exc)), exc
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            failed, crash = ("error", last_line(exc)), exc
+            failed, crash = ("error", describe(exc)), exc
         else:
             failed = crash = None
+        restore()
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
-            crash_line = _crash_line(crash) if failed is not None else None
+            crash_line = crash_line_of(crash) if failed is not None else None
             for line in lines:
                 outcome, msg = soft_state.results.get(line, failed or ("passed", ""))
-                if failed is not None and outcome == "passed" and not _before_crash(line, crash_line, loops):
+                if failed is not None and outcome == "passed" and not before_crash(line, crash_line, loops):
                     # the call raised outside an assert (e.g. `solution = candidate(x)` inside a
                     # loop): an assert after that point, or in a loop around it, did not pass
                     outcome, msg = failed
@@ -178,10 +249,9 @@ class SoftRecorder:
     since an assert inside a loop runs many times). An assert the call never reached counts as
     passed only if the call itself finished without raising (a branch not taken)."""
 
-    _rank = {"passed": 0, "failed": 1, "error": 2}
-
     def __init__(self) -> None:
         self.results: dict[int, tuple[str, str]] = {}
+        self._rank = {"passed": 0, "failed": 1, "error": 2}  # per instance: a class attribute can be patched
 
     def begin(self) -> None:
         self.results = {}
@@ -231,14 +301,15 @@ class _Recorder:
     function, compiled from the test file, return. Patching TestReport, call_and_report or the
     hook machinery can change the first, never conjure the second."""
 
-    def __init__(self, report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any]):
+    def __init__(self, report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
+                 test_modules: list[str] | tuple[str, ...] = ()):
         self.report = report
         self.testfile = testfile
         self.defs = defs  # function name -> first line, parsed from the test file before running
         self.helpers = helpers
         self.ran: dict[str, str] = {}
         self.reported: set[str] = set()
-        self._restore = _builtins_restorer()
+        self._restore = pristine_restorer(test_modules)
 
     def pytest_collectreport(self, report):  # noqa: ANN001 - pytest hook
         if report.failed:
@@ -363,21 +434,6 @@ def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, An
         setattr(testcase, name, fn)
 
 
-def _builtins_restorer():
-    import builtins
-
-    snapshot = dict(builtins.__dict__)
-    live = builtins.__dict__
-    items = dict.items
-
-    def restore() -> None:
-        for k, v in items(snapshot):
-            if live.get(k) is not v:
-                live[k] = v
-
-    return restore
-
-
 def _pytest_fingerprint() -> dict[str, int]:
     """id() of every function/class attribute of pytest's, pluggy's and our own modules: a
     candidate that monkeypatches the runner's internals changes at least one of them."""
@@ -472,14 +528,15 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     testfile = os.path.join(testdir, TEST_MODULE)
     try:
         defs = _test_defs(payload["tests"])
+        modules = test_imports(ast.parse(payload["tests"]))
     except SyntaxError:
-        defs = set()
+        defs, modules = set(), []
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
     helpers = strict.make_namespace()
     _strict_rewrite_hook(testfile, helpers)
-    recorder = _Recorder(report, testfile, defs, helpers)
+    recorder = _Recorder(report, testfile, defs, helpers, modules)
     before = _pytest_fingerprint()
     guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
     guard.arm()

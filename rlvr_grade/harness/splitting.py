@@ -9,12 +9,14 @@ import threading
 # CPython 3.11 builds AST objects with per-interpreter (not per-thread) recursion bookkeeping:
 # parsing from many grader threads at once intermittently raises "SystemError: AST
 # constructor recursion depth mismatch" (python/cpython#106905), which killed a
-# --concurrency 64 run. Parsing is cheap; serialise it.
-_PARSE_LOCK = threading.Lock()
+# --concurrency 64 run. compile() of an AST tree converts it back under the same bookkeeping.
+# Parsing is cheap; serialise both (re-entrant: a holder may call parse_locked).
+PARSE_LOCK = threading.RLock()
 
 
-def _parse(source: str, filename: str) -> ast.Module:
-    with _PARSE_LOCK:
+def parse_locked(source: str, filename: str) -> ast.Module:
+    """ast.parse for code that may run on any of the grader's threads (see PARSE_LOCK)."""
+    with PARSE_LOCK:
         return ast.parse(source, filename=filename)
 
 
@@ -31,7 +33,7 @@ def assert_checks(tests: str) -> list[tuple[str, list[ast.stmt], bool]]:
     Setup statements (imports, defs, assignments) run as they come; each top-level assert or
     bare call is one check with id `check:<line>`. Raises SyntaxError for broken tests.
     """
-    tree = _parse(tests, "tests.py")
+    tree = parse_locked(tests, "tests.py")
     steps: list[tuple[str, list[ast.stmt], bool]] = []
     for stmt in tree.body:
         if _is_check(stmt):
@@ -80,7 +82,7 @@ def assert_ids(tests: str) -> list[str]:
     """Expected test ids: `check:<line>` per top-level assert or bare call; a call of a test
     function with asserts inside (HumanEval's `check(candidate)`) expands to one id per assert,
     `check:<call line>:<assert line>`, so `--reward fraction` counts HumanEval's asserts."""
-    tree = ast.parse(tests, filename="tests.py")
+    tree = parse_locked(tests, "tests.py")
     soft = soft_functions(tree)
     ids: list[str] = []
     for stmt in tree.body:
@@ -106,7 +108,7 @@ def _is_testcase(node: ast.ClassDef) -> bool:
 
 def pytest_ids(tests: str, module: str = "test_solution.py") -> list[str]:
     """Test ids pytest would collect from a module (before parametrization), found statically."""
-    tree = _parse(tests, module)
+    tree = parse_locked(tests, module)
     ids: list[str] = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):

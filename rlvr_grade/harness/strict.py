@@ -174,7 +174,13 @@ class StrictMismatch(AssertionError):
 
 
 def make_namespace() -> dict[str, Any]:
-    """The helper functions the rewritten asserts call, closed over pristine references."""
+    """The helper functions the rewritten asserts call, closed over pristine references.
+
+    Call it before any candidate code runs: every builtin, module function and constant the
+    helpers use is looked up here, once, and held in their closures, so a candidate that
+    later patches `math.isclose`, `builtins.all` or this module's globals changes nothing the
+    helpers see (tests/hacks/patch_math_isclose.py, patch_builtins_all.py)."""
+    rel_tol, abs_tol, mismatch, type_error = FLOAT_REL_TOL, FLOAT_ABS_TOL, StrictMismatch, TypeError
     _type = type
     _isinstance = isinstance
     _len = len
@@ -276,8 +282,8 @@ def make_namespace() -> dict[str, Any]:
             return True
         if _type(a) is _float or _type(b) is _float:
             try:
-                return _isclose(a, b, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL)
-            except TypeError:
+                return _isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+            except type_error:
                 return False
         return False
 
@@ -379,7 +385,7 @@ def make_namespace() -> dict[str, Any]:
         num_a = _type(ra) in number_types or _type(ra) is _complex
         num_b = _type(rb) in number_types or _type(rb) is _complex
         if (num_a and not trusted(rb)) or (num_b and not trusted(ra)):
-            raise StrictMismatch(
+            raise mismatch(
                 f"arithmetic between a number and a {_type(b if num_a else a).__name__} object is not trusted"
             )
         if trusted(ra) and trusted(rb):
@@ -405,6 +411,6 @@ def make_namespace() -> dict[str, Any]:
         rx = reduce(x)
         if trusted(rx):
             return _bool(rx)
-        raise StrictMismatch(f"the truth value of a {_type(x).__name__} object is not trusted")
+        raise mismatch(f"the truth value of a {_type(x).__name__} object is not trusted")
 
     return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, "__rlvr_strict_eq__": strict_eq}

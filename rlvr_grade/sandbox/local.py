@@ -288,10 +288,22 @@ class LocalBackend(Backend):
             worker = slot.pytest_worker() if check.style == "pytest" else slot
             limits = asdict(check.limits)
             limits["wall_s"] = check.limits.effective_wall_s
-            resp = worker.request({"payload": check.payload(), "limits": limits})
+            resp = worker.request({"payload": self._payload(check), "limits": limits})
         finally:
             self._free.put(slot)
         return execution_from_wire(resp, check.limits)
+
+    @staticmethod
+    def _payload(check: Check) -> dict[str, Any]:
+        payload = check.payload()
+        if check.style == "asserts" and check.language == "python":
+            # Same interpreter as the workers: ship the tests split, rewritten and compiled.
+            from rlvr_grade.harness import prepared
+
+            packed = prepared.pack(check.tests)
+            if packed is not None:
+                payload["prepared"] = packed
+        return payload
 
     def close(self) -> None:
         for slot in self._slots:
