@@ -6,23 +6,36 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+_console: list[Any] = []
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+def stderr_console() -> Any:
+    """The rich Console on stderr, made on first use: importing rich costs ~0.1 s of every
+    start, and a quiet run that ends well never prints through it."""
+    if not _console:
+        from rich.console import Console
+
+        _console.append(Console(stderr=True, highlight=False, soft_wrap=True))
+    return _console[0]
+
+
+def __getattr__(name: str) -> Any:  # `console.err`, as callers know it
+    if name == "err":
+        return stderr_console()
+    raise AttributeError(name)
 
 
 def error(message: str, tip: str | None = None) -> None:
     from rich.markup import escape
 
     # Messages quote commands like `pip install 'rlvr-grade[beam]'`: brackets are not markup.
-    err.print(f"[bold red]Error:[/] {escape(message)}", markup=True)
+    stderr_console().print(f"[bold red]Error:[/] {escape(message)}", markup=True)
     if tip:
-        err.print(f"[yellow]Tip:[/] {escape(tip)}", markup=True)
+        stderr_console().print(f"[yellow]Tip:[/] {escape(tip)}", markup=True)
 
 
 def warn(message: str) -> None:
-    err.print(f"[yellow]Warning:[/] {message}")
+    stderr_console().print(f"[yellow]Warning:[/] {message}")
 
 
 class Progress:
@@ -62,6 +75,8 @@ class Progress:
 
 
 def summary_table(s: dict[str, Any]) -> None:
+    from rich.table import Table
+
     table = Table(title="rlvr-grade summary", show_header=False, title_justify="left")
     table.add_column("metric", style="bold")
     table.add_column("value")
@@ -87,7 +102,7 @@ def summary_table(s: dict[str, Any]) -> None:
     iso = s.get("isolation") or {}
     if "backend" in s:  # absent for `rlvr-grade summary` of a file: where it ran is unknown
         table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
-    err.print(table)
+    stderr_console().print(table)
 
 
 def err_line(line: str) -> None:
@@ -98,7 +113,7 @@ def err_line(line: str) -> None:
 
 def baseline_report(diff: Any) -> None:
     """Regressed / improved problems against a baseline, on stderr."""
-    err.print(
+    stderr_console().print(
         f"vs baseline: [bold]{len(diff.regressed)}[/] regressed, {len(diff.improved)} improved, "
         f"{diff.unchanged} unchanged" + (f", {len(diff.missing)} missing" if diff.missing else "")
         + (f", {len(diff.new)} new" if diff.new else ""),
@@ -106,9 +121,9 @@ def baseline_report(diff: Any) -> None:
     )
     for label, changes in (("regressed", diff.regressed), ("improved", diff.improved)):
         for c in changes[:50]:
-            err.print(f"  {label}: {c.problem}  {c.before} -> {c.now}", markup=False)
+            stderr_console().print(f"  {label}: {c.problem}  {c.before} -> {c.now}", markup=False)
         if len(changes) > 50:
-            err.print(f"  ... and {len(changes) - 50} more {label}")
+            stderr_console().print(f"  ... and {len(changes) - 50} more {label}")
     if diff.truncated:
         warn("the baseline's or this run's problem map was capped (--summary-problems): the comparison is partial")
 
@@ -121,8 +136,10 @@ def cache_stats(s: dict[str, Any], schema: int, version: str) -> None:
         return datetime.datetime.fromtimestamp(ts).isoformat(timespec="seconds") if ts else "-"
 
     if not s["exists"]:
-        err.print(f"no cache at {s['path']}")
+        stderr_console().print(f"no cache at {s['path']}")
         return
+    from rich.table import Table
+
     t = Table(title=f"cache {s['path']}", show_header=False)
     t.add_row("entries", str(s["entries"]))
     t.add_row("size", f"{s['bytes'] / 1e6:.2f} MB")
@@ -134,4 +151,4 @@ def cache_stats(s: dict[str, Any], schema: int, version: str) -> None:
         backend = fp.get("backend", {})
         t.add_row(f"runtime {rt['id']}", f"{rt['entries']} entries; grader {fp.get('grader')} ({fp.get('code')}), backend {backend}")
     t.add_row("oldest / newest", f"{when(s['oldest'])} / {when(s['newest'])}")
-    err.print(t)
+    stderr_console().print(t)

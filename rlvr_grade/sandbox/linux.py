@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 
 CLONE_NEWNS = 0x00020000
@@ -33,7 +32,23 @@ MOUNT_ATTR_NOSUID = 0x2
 MOUNT_ATTR_NODEV = 0x4
 SYS_mount_setattr = 442  # x86_64 and aarch64 share the new-syscall numbers
 
-_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+
+
+def load_library(soname: str, short: str) -> ctypes.CDLL:
+    """`soname` directly; ctypes.util.find_library only when that fails. find_library pulls in
+    subprocess and shutil, ~1 MB more in every worker for each check's fork to copy."""
+    try:
+        return ctypes.CDLL(soname, use_errno=True)
+    except OSError:
+        from ctypes.util import find_library
+
+        found = find_library(short)
+        if not found:
+            raise
+        return ctypes.CDLL(found, use_errno=True)
+
+
+_libc = load_library("libc.so.6", "c")
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
 _libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
 _libc.syscall.restype = ctypes.c_long

@@ -13,10 +13,11 @@ ctypes only to *compile*; it resolves syscall names for the running architecture
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import os
 from dataclasses import dataclass
+
+from rlvr_grade.sandbox import linux
 
 SCMP_ACT_ALLOW = 0x7FFF0000
 SCMP_ACT_ERRNO_BASE = 0x00050000
@@ -76,7 +77,7 @@ class Filter:
         # are already there after fork).
         self._buf = ctypes.create_string_buffer(self.program, len(self.program))
         self._fprog = _SockFprog(len(self.program) // 8, ctypes.cast(self._buf, ctypes.c_void_p))
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = linux.load_library("libc.so.6", "c")
         self._prctl = libc.prctl
         self._prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
 
@@ -88,9 +89,8 @@ class Filter:
 
 
 def _lib() -> ctypes.CDLL:
-    name = ctypes.util.find_library("seccomp") or "libseccomp.so.2"
     try:
-        lib = ctypes.CDLL(name, use_errno=True)
+        lib = linux.load_library("libseccomp.so.2", "seccomp")
     except OSError as exc:
         raise SeccompUnavailable(
             f"libseccomp.so.2 not found ({exc}); install it with `apt-get install libseccomp2`"

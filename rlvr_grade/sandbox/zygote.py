@@ -8,7 +8,6 @@ import gc
 import json
 import math
 import os
-import secrets
 import select
 import signal
 import sys
@@ -84,7 +83,7 @@ class Zygote:
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
         payload = req["payload"]
         limits = req["limits"]
-        nonce = secrets.token_hex(16)
+        nonce = os.urandom(16).hex()  # not `secrets`: it loads OpenSSL (~1 MB per fork)
         res_r, res_w = os.pipe()
         # The child says "ok" here once its sandbox is set up, then closes it before any
         # candidate code runs: a failed setup is the infrastructure's failure (sandbox_error),
@@ -319,7 +318,7 @@ def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int) -> int: 
     os.dup2(devnull, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
-    chan = secrets.randbelow(800) + 200
+    chan = int.from_bytes(os.urandom(4), "little") % 800 + 200
     os.dup2(res_w, chan)
     os.set_inheritable(chan, False)
     os.dup2(setup_w, chan + 1, inheritable=False)
