@@ -219,7 +219,7 @@ class LocalBackend(Backend):
         self.isolate = mode != "none"  # final after start() resolves "auto"
         # Two backends in one process (two Graders) must not share uids or cgroups: closing
         # one would remove the other's cgroups, and RLIMIT_NPROC counts per uid.
-        self._tag = f"{os.getpid()}-{next(_instances)}"
+        self._tag = ""  # named in start()
         self._uid_base = 200000 + ((os.getpid() * 8 + next(_uid_salt)) % 160000) * 256
 
     def _resolve_mode(self) -> None:
@@ -246,6 +246,14 @@ class LocalBackend(Backend):
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
         use_cgroup = self.mode == "root" and cgroup_version() is not None
+        if use_cgroup:
+            from rlvr_grade.sandbox.cgroups import sweep_dead_slots
+
+            sweep_dead_slots()
+        # The pid in the cgroup names is the one that runs the workers (a backend built before
+        # a fork and started after it names them after the child), so the sweep above in a
+        # later run can tell when they are orphans.
+        self._tag = f"{os.getpid()}-{next(_instances)}"
         # Two workers per slot at most (lean + pytest-warm), each a process pair in userns mode.
         nproc_base = _user_process_count(2 * self.concurrency) if self.mode == "userns" else 0
         slots = []

@@ -1,0 +1,119 @@
+"""What a grader leaves behind and what it depends on: a SIGKILLed run's `.part` file and slot
+cgroups are swept by the next run (never a live run's), toolchain versions are part of a
+non-Python row's cache key, paths kept under /tmp reach a check read-only, and local workers
+outlive the thread that started them."""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from rlvr_grade.io.writers import sweep_parts
+from rlvr_grade.sandbox import cgroups
+from tests.conftest import requires_root, write_jsonl
+from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has exited and been reaped."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def _slot_cgroups(pid: int) -> set[str]:
+    """Every slot cgroup directory named after grader `pid`, in every hierarchy."""
+    found = set()
+    for parent in glob.glob(os.path.join(cgroups.ROOT, "rlvr-grade")) + glob.glob(os.path.join(cgroups.ROOT, "*", "rlvr-grade")):
+        found.update(glob.glob(os.path.join(parent, f"{pid}-*slot*")))
+    return found
+
+
+def _parts(directory, pid: int) -> set[str]:
+    return set(glob.glob(os.path.join(directory, f".out.jsonl.{pid}.*.part")))
+
+
+def test_sweep_parts_takes_only_a_dead_unlocked_writers_file_of_that_name(tmp_path):
+    dead = _dead_pid()
+    ours = tmp_path / f".out.jsonl.{dead}.abc_1234.part"
+    locked = tmp_path / f".out.jsonl.{_dead_pid()}.zzzzzzzz.part"
+    live = tmp_path / f".out.jsonl.{os.getppid()}.abcdefgh.part"
+    others = [
+        tmp_path / f".other.jsonl.{dead}.abcdefgh.part",  # another output's
+        tmp_path / f".out.jsonl.{dead}.part",  # not our shape
+        tmp_path / f".out.jsonl.{dead}.abcdefgh.part.bak",
+        tmp_path / f"out.jsonl.{dead}.abcdefgh.part",
+        tmp_path / ".out.jsonl.abcdefgh.part",  # an older grader's: no pid, cannot tell
+    ]
+    for f in (ours, locked, live, *others):
+        f.write_text("x")
+    # A writer whose pid means nothing here (another pid namespace) still holds its lock.
+    fd = os.open(locked, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert sweep_parts(str(tmp_path), "out.jsonl") == [str(ours)]
+    finally:
+        os.close(fd)
+    assert not ours.exists()
+    assert all(f.exists() for f in (locked, live, *others))
+    assert sweep_parts(str(tmp_path), "out.jsonl") == [str(locked)]
+
+
+@requires_root
+@pytest.mark.skipif(cgroups.cgroup_version() is None, reason="no cgroup hierarchy here")
+def test_a_sigkilled_runs_part_file_and_cgroups_are_swept_and_a_live_runs_kept(tmp_path):
+    """A live run (waiting on more rows from a pipe) and a run SIGKILLed half way both write
+    out.jsonl; a third run to the same output removes the dead run's `.part` and slot cgroups
+    (its pytest twin's too) and leaves the live run's, which then finishes normally."""
+    out = tmp_path / "out.jsonl"
+    row = {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}
+    live_cache = tmp_path / "live.sqlite"
+    live = subprocess.Popen(_cli("-", "-o", str(out), "--cache", str(live_cache)), cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = None
+    try:
+        live.stdin.write((json.dumps(row) + "\n").encode())
+        live.stdin.flush()
+        deadline = time.monotonic() + 120
+        while len(_db(live_cache)) < 1:  # graded: its slots and its .part exist
+            assert live.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        live_left = (_parts(tmp_path, live.pid), _slot_cgroups(live.pid))
+        assert live_left[0] and live_left[1]
+
+        pytest_row = {"completion": "def f():\n    return 1\n", "tests": "def test_a():\n    assert f() == 1\n"}
+        src = write_jsonl(tmp_path / "in.jsonl", [pytest_row, *_resume_rows()])
+        killed_cache = tmp_path / "killed.sqlite"
+        killed = subprocess.Popen(_cli(str(src), "-o", str(out), "--cache", str(killed_cache)), cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pid = killed.pid
+        _kill_when(killed, lambda: len(_db(killed_cache)) >= 2 and any(d.endswith("-py") for d in _slot_cgroups(pid)),
+                   reap=False)
+        assert _parts(tmp_path, pid) and _slot_cgroups(pid)
+
+        small = write_jsonl(tmp_path / "small.jsonl", [{"completion": "def f():\n    return 2\n", "tests": "assert f() == 2"}])
+        proc = subprocess.run(_cli(str(small), "-o", str(out), "--cache", str(tmp_path / "third.sqlite")),
+                              cwd=ROOT, capture_output=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert not _parts(tmp_path, pid)
+        assert not _slot_cgroups(pid)
+        assert live.poll() is None
+        assert (_parts(tmp_path, live.pid), _slot_cgroups(live.pid)) == live_left
+
+        live.stdin.close()  # the live run now ends: its own .part still there to os.replace
+        assert live.wait(timeout=300) == 0
+        assert [json.loads(line)["status"] for line in out.read_text().splitlines()] == ["pass"]
+        assert not _parts(tmp_path, live.pid) and not _slot_cgroups(live.pid)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait()
+        _reap_slot_cgroups(live.pid)
+        if killed is not None:
+            _reap_slot_cgroups(killed.pid)
