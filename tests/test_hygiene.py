@@ -14,8 +14,12 @@ import time
 
 import pytest
 
+from rlvr_grade import languages
+from rlvr_grade.api import Grader
 from rlvr_grade.io.writers import sweep_parts
 from rlvr_grade.sandbox import cgroups
+from rlvr_grade.sandbox.local import CHECK_PATH
+from rlvr_grade.types import Rollout
 from tests.conftest import requires_root, write_jsonl
 from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
 
@@ -117,3 +121,51 @@ def test_a_sigkilled_runs_part_file_and_cgroups_are_swept_and_a_live_runs_kept(t
         _reap_slot_cgroups(live.pid)
         if killed is not None:
             _reap_slot_cgroups(killed.pid)
+
+
+C_DOUBLE = '#include <stdio.h>\nint main(void){int x; if(scanf("%d",&x)!=1) return 1; printf("%d\\n", 2*x); return 0;}\n'
+CASES = [{"input": "2\n", "output": "4\n"}]
+
+
+@requires_root
+@pytest.mark.skipif(not languages.available()["c"], reason="gcc is not installed")
+def test_a_toolchain_version_is_part_of_a_c_rows_key_and_a_rerun_hits_the_cache(tmp_path):
+    """The checks' PATH with a `gcc` first on it that reports another version: a C row's key
+    changes, a Python row's does not; with the same toolchain a rerun is served from the cache."""
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "gcc").write_text("#!/bin/sh\necho 'gcc (Fake) 99.0.0'\n")
+    (fake / "gcc").chmod(0o755)
+    c_row = {"completion": C_DOUBLE, "tests": CASES, "language": "c"}
+    py_row = {"completion": "print(2 * int(input()))", "tests": CASES}
+    cache = str(tmp_path / "cache.sqlite")
+
+    def grader(path: str) -> Grader:
+        return Grader(cache=cache, concurrency=1, test_style="stdio", backend_options=(("check_path", path),))
+
+    def keys(g: Grader) -> list[str | None]:
+        return [g.cache_key(Rollout(index=i, row=r)) for i, r in enumerate([c_row, py_row])]
+
+    with grader(CHECK_PATH) as g:
+        first = g.grade([c_row, py_row])
+        real = keys(g)
+    assert [(o.status, o.cached) for o in first] == [("pass", False), ("pass", False)], first
+    with grader(CHECK_PATH) as g:
+        assert keys(g) == real
+        assert [(o.status, o.cached) for o in g.grade([c_row, py_row])] == [("pass", True), ("pass", True)]
+    other = grader(f"{fake}:{CHECK_PATH}")
+    try:
+        faked = keys(other)
+    finally:
+        other.close()
+    assert faked[0] != real[0]  # another gcc: the C row would run again
+    assert faked[1] == real[1]  # Python rows do not depend on gcc
+
+    # A Python-only run never asks a toolchain its version.
+    py_only = f"{tmp_path / 'nothing-here'}:{CHECK_PATH}"
+    g = grader(py_only)
+    try:
+        g.cache_key(Rollout(index=0, row=py_row))
+    finally:
+        g.close()
+    assert not [k for k in languages._VERSIONS if k[1] == py_only]

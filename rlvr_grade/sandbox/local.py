@@ -18,6 +18,8 @@ from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+# The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
+CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 def _zygote_env() -> dict[str, str]:
@@ -197,17 +199,19 @@ class LocalBackend(Backend):
     name = "local"
 
     def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
-                 seccomp: bool = True, mode: str = "auto"):
+                 seccomp: bool = True, mode: str = "auto", check_path: str = CHECK_PATH):
         """`mode`: "root" (namespaces, cgroups, a per-slot uid), "userns" (an unprivileged
         grader: the same namespaces owned by a user namespace, no cgroups), "none" (no
         isolation at all: only with `allow_unisolated`), or "auto" (the strongest available).
         `allow_unisolated` is the explicit opt-in to run untrusted code with the network on
-        and the filesystem writable when no isolation is possible."""
+        and the filesystem writable when no isolation is possible. `check_path` is the PATH
+        checks run with, where compilers and runtimes are looked up."""
         self.concurrency = concurrency or os.cpu_count() or 1
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self.allow_unisolated = allow_unisolated
         self.seccomp = seccomp  # off only to test the other layers on their own
+        self.check_path = check_path
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
@@ -270,7 +274,7 @@ class LocalBackend(Backend):
                 "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
                 "seccomp": self.isolate and self.seccomp,
-                "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
+                "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
             }
             slots.append(_Slot(i, init))
             slots[-1].launcher = self._launcher
@@ -354,6 +358,14 @@ class LocalBackend(Backend):
             "sandbox_mode": self.mode,
             "seccomp": bool(self.seccomp and self.isolate),
         }
+
+    def toolchain(self, language: str) -> dict[str, Any] | None:
+        # The toolchain the checks will find on their own PATH, not on the grader's.
+        if language == "python":
+            return None  # the workers' interpreter: fingerprint()'s "python"
+        from rlvr_grade import languages
+
+        return languages.toolchain_versions(language, self.check_path)
 
     def isolation(self) -> dict[str, Any]:
         """What this run's checks get: `level` is "full" (root: every layer), "userns" (no
