@@ -18,7 +18,7 @@ from rlvr_grade import languages
 from rlvr_grade.api import Grader
 from rlvr_grade.io.writers import sweep_parts
 from rlvr_grade.sandbox import cgroups
-from rlvr_grade.sandbox.local import CHECK_PATH
+from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend
 from rlvr_grade.types import Rollout
 from tests.conftest import requires_root, write_jsonl
 from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
@@ -169,3 +169,46 @@ def test_a_toolchain_version_is_part_of_a_c_rows_key_and_a_rerun_hits_the_cache(
     finally:
         g.close()
     assert not [k for k in languages._VERSIONS if k[1] == py_only]
+
+
+KEEP_PROBE = '''
+import errno
+import os
+
+def read(path):
+    with open(os.path.join(path, "data.txt")) as fh:
+        return fh.read()
+
+def write_error(path):
+    try:
+        with open(os.path.join(path, "new.txt"), "w") as fh:
+            fh.write("x")
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return None
+
+def visible(path):
+    return os.path.exists(path)
+'''
+
+
+@requires_root
+def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_of_tmp_is(tmp_path):
+    """An interpreter under /tmp must stay reachable in each check's fresh /tmp: a directory
+    kept through the same binding (mounts.tmp_resident_paths + isolation.enter_filesystem)
+    can be read, cannot be written even though its mode allows it, and its sibling is gone."""
+    keep, other = tmp_path / "keep", tmp_path / "other"
+    for d in (keep, other):
+        d.mkdir()
+        (d / "data.txt").write_text("planted")
+    keep.chmod(0o777)  # only the read-only mount can refuse the write
+    other.chmod(0o755)  # only the fresh /tmp can hide it
+    tests = (f"assert read({str(keep)!r}) == 'planted'\n"
+             f"assert write_error({str(keep)!r}) == 'EROFS'\n"
+             f"assert not visible({str(other)!r})\n"
+             f"assert not visible({str(tmp_path / 'in-the-grader')!r})\n")
+    (tmp_path / "in-the-grader").write_text("x")
+    with Grader(backend=LocalBackend(concurrency=1, tmp_keep=[str(keep)]), concurrency=1) as g:
+        [outcome] = g.grade([{"completion": KEEP_PROBE, "tests": tests}])
+    assert (outcome.status, outcome.tests_passed) == ("pass", 4), outcome.error
+    assert not (keep / "new.txt").exists()
