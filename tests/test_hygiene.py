@@ -10,6 +10,7 @@ import glob
 import json
 import os
 import subprocess
+import threading
 import time
 
 import pytest
@@ -91,7 +92,7 @@ def test_a_sigkilled_runs_part_file_and_cgroups_are_swept_and_a_live_runs_kept(t
         live_left = (_parts(tmp_path, live.pid), _slot_cgroups(live.pid))
         assert live_left[0] and live_left[1]
 
-        pytest_row = {"completion": "def f():\n    return 1\n", "tests": "def test_a():\n    assert f() == 1\n"}
+        pytest_row = {"completion": "def f():\n    return 1\n", "tests": "from solution import f\n\ndef test_a():\n    assert f() == 1\n"}
         src = write_jsonl(tmp_path / "in.jsonl", [pytest_row, *_resume_rows()])
         killed_cache = tmp_path / "killed.sqlite"
         killed = subprocess.Popen(_cli(str(src), "-o", str(out), "--cache", str(killed_cache)), cwd=ROOT,
@@ -212,3 +213,47 @@ def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_o
         [outcome] = g.grade([{"completion": KEEP_PROBE, "tests": tests}])
     assert (outcome.status, outcome.tests_passed) == ("pass", 4), outcome.error
     assert not (keep / "new.txt").exists()
+
+
+@requires_root
+def test_local_workers_outlive_the_short_lived_thread_that_started_them():
+    """PR_SET_PDEATHSIG fires when the *thread* that forked a worker exits. A backend started,
+    and its pytest twin spawned, from a thread that then ends keeps every worker (they are
+    forked by the backend's launcher thread), and the next check on the main thread runs."""
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.leftovers import pid_alive
+    from rlvr_grade.scoring import verdict
+    from tests.test_api import zygotes
+
+    opts = CheckOptions().resolved()
+    lean = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), opts)
+    warm = build_check(Rollout(1, {"completion": "def f():\n    return 1\n", "tests": "from solution import f\n\ndef test_a():\n    assert f() == 1\n"}), opts)
+    assert (lean.style, warm.style) == ("asserts", "pytest")
+    backend = LocalBackend(concurrency=2)
+    before = zygotes()
+    ran: list = []
+
+    def short_lived() -> None:
+        try:
+            backend.start()
+            ran.extend([backend.run(lean), backend.run(warm)])  # the second starts a pytest twin
+        except BaseException as exc:  # reported on the main thread
+            ran.append(exc)
+
+    t = threading.Thread(target=short_lived)
+    t.start()
+    t.join()
+    try:
+        assert not [r for r in ran if isinstance(r, BaseException)], ran
+        assert [verdict(c, ex)[0] for c, ex in zip((lean, warm), ran, strict=True)] == ["pass", "pass"]
+        workers = zygotes() - before
+        assert len(workers) == 3  # two lean workers and one pytest twin
+        # The signal is sent as the thread exits; give a killed worker time to show as dead.
+        for _ in range(25):
+            assert all(pid_alive(p) for p in workers), "a worker died with the thread that started it"
+            time.sleep(0.02)
+        assert verdict(lean, backend.run(lean))[0] == "pass"
+        assert verdict(warm, backend.run(warm))[0] == "pass"
+        assert zygotes() - before == workers  # the same workers: none had to be restarted
+    finally:
+        backend.close()
