@@ -278,7 +278,10 @@ class LocalBackend(Backend):
                 "hide": self.hide,
                 "tmp_keep": self.tmp_keep,
                 "seccomp": self.isolate and self.seccomp,
-                "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
+                # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
+                # would load into every pytest check otherwise, slower and not chosen by anyone.
+                "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+                        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
             }
             slots.append(_Slot(i, init))
             slots[-1].launcher = self._launcher
