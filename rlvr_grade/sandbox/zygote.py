@@ -35,6 +35,9 @@ class Config:
         # same namespaces through user namespaces (see become_userns_init).
         self.mode: str = init.get("mode", "root" if init["isolate"] else "none")
         self.nproc_base: int = init.get("nproc_base", 0)
+        # Paths under /tmp bound back read-only into every check's fresh /tmp, on top of the
+        # interpreter's own (mounts.tmp_resident_paths): how a test reaches that binding.
+        self.tmp_keep: list[str] = list(init.get("tmp_keep", ()))
 
 
 class Zygote:
@@ -49,7 +52,7 @@ class Zygote:
             self._isolate_slot()
         self.plan = isolation.IsolationPlan(
             mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
-            tmp_keep=tuple(mounts.tmp_resident_paths()),
+            tmp_keep=tuple(mounts.tmp_resident_paths(cfg.tmp_keep)),
         )
         self.template: int | None = None
         if cfg.isolate:
