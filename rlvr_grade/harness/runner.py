@@ -53,6 +53,9 @@ class _NoGuard:
     def arm(self) -> None:
         pass
 
+    def disarm(self) -> None:
+        pass
+
 
 def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | None = None) -> Guard:
     if payload is not None and (payload.get("options") or {}).get("guard") is False:
@@ -541,7 +544,7 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
     guard.arm()
     code = pytest.main(pytest_args(testfile, testdir), plugins=[recorder])
-    guard.armed = False
+    guard.disarm()
     changed = _fingerprint_changes(before)
     if changed:
         report({"ev": "phase", "phase": "runtime", "msg": f"the test runner was modified: {', '.join(changed[:3])}"})
