@@ -262,7 +262,10 @@ class LocalBackend(Backend):
                 "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
                 "seccomp": self.isolate and self.seccomp,
-                "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0"},
+                # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
+                # would load into every pytest check otherwise, slower and not chosen by anyone.
+                "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+                        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
             }
             slots.append(_Slot(i, init))
             slots[-1].launcher = self._launcher
