@@ -143,6 +143,7 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
     fspath, fs_encoding = os.fspath, sys.getfilesystemencoding()
     deny_events, frame_attrs, stack_fns = _DENY_EVENTS, _FRAME_ATTRS, _STACK_FNS
     text_libs, frame_libs, frame_pkgs = _TEXT_LIBS, _FRAME_LIBS, _FRAME_PKGS
+    logging_init = _TEXT_LIBS[1]
     proc_files = ("/proc/self/fd", "/proc/self/mem", "/proc/self/maps", "/proc/self/environ", "/proc/thread-self")
     path_types = _PATH_TYPES
     code_setattrs = ("__code__", "f_trace")
@@ -201,6 +202,12 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             code = frame.f_code
             if not is_trusted(code.co_filename):
                 if not frame_event or not between:
+                    return True
+                last = between[-1]  # what the candidate called
+                if exact(last.co_name) == "<lambda>" and endswith(exact(last.co_filename) or "", logging_init):
+                    # logging.currentframe is `lambda: sys._getframe(1)` in 3.11: called by
+                    # findCaller it feeds a text API; called by the candidate it hands over the
+                    # candidate's own frame, whose f_back/f_locals (not audited) lead to ours.
                     return True
                 for c in between:
                     if frame_handing(c):
