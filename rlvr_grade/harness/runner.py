@@ -505,10 +505,37 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
 
 
 HELPERS_MODULE = "__rlvr_helpers__"
+BOUND = "__rlvr_bound__"  # the helpers as one tuple, which each test function unpacks on entry
+
+
+def bind_helpers(helpers: dict[str, Any]) -> dict[str, Any]:
+    """`helpers` plus BOUND: their values in sorted-name order (see _bind_on_entry)."""
+    names = sorted(n for n in helpers if n != BOUND)
+    return {**helpers, BOUND: tuple(helpers[n] for n in names)}
+
+
+def _bind_on_entry(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> None:
+    """Make the helpers locals of `fn`, unpacked from BOUND as its first statement. The
+    rewritten asserts otherwise load them from the test module's globals at every assert, and
+    the candidate reaches that dict (`sys.modules["test_solution"]`): answering its first call
+    in a test correctly and rebinding `__rlvr_cmp__` there bent the test's later asserts. The
+    harness puts BOUND back into the globals right before it calls each test function, so
+    what the test unpacks is ours; a frame's locals are out of the candidate's reach (the
+    guard). Nested functions see these locals through their closure."""
+    wanted = set(names)
+    if not any(isinstance(n, ast.Name) and n.id in wanted for n in ast.walk(fn)):
+        return
+    body = fn.body
+    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+    anchor = body[at] if at < len(body) else body[0]
+    stmt = ast.Assign(targets=[ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in names], ctx=ast.Store())],
+                      value=ast.Name(id=BOUND, ctx=ast.Load()))
+    body.insert(at, ast.copy_location(stmt, anchor))
 
 
 def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
-    """Apply our equality rewrite to the test module before pytest's own assertion rewrite."""
+    """Apply our equality rewrite to the test module before pytest's own assertion rewrite.
+    `helpers` comes from bind_helpers."""
     import types
 
     from _pytest.assertion import rewrite as pyrewrite
@@ -518,10 +545,15 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
     module.__dict__.update(helpers)
     sys.modules[HELPERS_MODULE] = module
     helper_names = sorted(helpers)
+    bound_names = sorted(n for n in helpers if n != BOUND)
 
     def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
         if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
             strict.rewrite(mod)
+            for node in mod.body:  # functions and methods (test classes, unittest) of the module
+                for fn in [node, *node.body] if isinstance(node, ast.ClassDef) else [node]:
+                    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        _bind_on_entry(fn, bound_names)
             # Module-level asserts need the helpers at import time, before `from solution import`
             # runs any candidate code; test functions get them re-injected before each call.
             names = [ast.alias(name=n) for n in helper_names]
@@ -569,7 +601,7 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    helpers = strict.make_namespace()
+    helpers = bind_helpers(strict.make_namespace())
     _strict_rewrite_hook(testfile, helpers)
     recorder = make_recorder(report, testfile, defs, helpers, modules)
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
