@@ -97,6 +97,7 @@ class Grader:
         self._cache: Cache | None = None
         self._runtime: dict[str, Any] | None = None
         self._key_context = b""
+        self._toolchain_contexts: dict[tuple[str, ...], bytes] = {}
         self._cache_lock = threading.Lock()
         if self.options.cache:
             # The sandbox must not see the cache (it could read other rows' verdicts): hide its
@@ -206,7 +207,27 @@ class Grader:
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
         self.runtime  # noqa: B018 - computes the run's key context (once)
-        return check, check_key(check, self._key_context)
+        return check, check_key(check, self._context_for(check))
+
+    def _context_for(self, check: Check) -> bytes:
+        """The run's key context, plus the toolchain versions of the languages `check` is
+        compiled or run with other than Python (its own, its output validator's): a compiler
+        upgrade must not serve the old compiler's rewards. Python rows need none, so a Python
+        run never pays for asking a toolchain its version."""
+        langs = {check.language}
+        if judging.needs_validator(check):
+            langs.add(str(judging.judge_options(check)["validator"].get("language", "cpp")))
+        langs.discard("python")
+        if not langs:
+            return self._key_context
+        key = tuple(sorted(langs))
+        context = self._toolchain_contexts.get(key)
+        if context is None:
+            tools = {lang: self.backend.toolchain(lang) for lang in key}
+            tools = {lang: t for lang, t in tools.items() if t is not None}
+            context = key_context(self.options.reward, {**self.runtime, "toolchains": tools}) if tools else self._key_context
+            self._toolchain_contexts[key] = context
+        return context
 
     # -- one row ---------------------------------------------------------------------------
     def grade_rollout(self, rollout: Rollout) -> Outcome:

@@ -492,10 +492,10 @@ def _backend_options(backend: str, beam_image: Optional[str], max_creates: int, 
 
 def _write_json(path: str, data: dict) -> None:
     import json
-    import tempfile
 
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".summary.", suffix=".part")
+    from rlvr_grade.io.writers import temp_beside
+
+    fd, tmp = temp_beside(path)
     with os.fdopen(fd, "w") as fh:
         json.dump(data, fh, indent=2, sort_keys=False)
         fh.write("\n")

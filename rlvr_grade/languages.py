@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
 from dataclasses import dataclass
 
 COMPILE_CPU_S = 30.0
@@ -109,6 +110,50 @@ def java_main_class(source: str) -> str:
         if _JAVA_MAIN.search(source, c.end(), end):
             return c.group(1)
     return classes[0].group(1) if classes else "Main"
+
+
+# What each tool prints its version with: javac/java before 9 know only -version (on stderr).
+_VERSION_FLAG = {"javac": "-version", "java": "-version"}
+_VERSIONS: dict[tuple[str, str], str | None] = {}
+_VERSIONS_LOCK = threading.Lock()
+
+
+def toolchain_versions(language: str, path: str) -> dict[str, str | None]:
+    """{tool: what `tool --version` printed, None when the tool is not on `path`} for the
+    tools of `language`, found on `path` (the PATH checks run with). A cached reward depends
+    on them: a compiler upgrade can change a verdict.
+
+    Each tool runs once per process and path, the tools of a language at once. Measured on a
+    2-core machine: gcc/g++ 2-5 ms, node 8-40 ms, java ~75 ms, javac ~400 ms (a JVM start),
+    so they are asked only for a language some row actually uses, never for Python."""
+    import subprocess
+
+    lang = LANGUAGES.get(language)
+    tools = lang.tools if lang is not None else ()
+    with _VERSIONS_LOCK:
+        todo = [t for t in tools if (t, path) not in _VERSIONS]
+        procs = []
+        for tool in todo:
+            exe = shutil.which(tool, path=path)
+            if exe is None:
+                _VERSIONS[(tool, path)] = None
+                continue
+            try:
+                procs.append((tool, subprocess.Popen(
+                    [exe, _VERSION_FLAG.get(tool, "--version")], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT, env={"PATH": path, "LANG": "C.UTF-8"})))  # the checks' environment
+            except OSError as exc:
+                _VERSIONS[(tool, path)] = f"error: {exc.strerror}"
+        for tool, proc in procs:
+            try:
+                out, _ = proc.communicate(timeout=60)
+                text = out.decode("utf-8", "replace").strip()[:2000]
+                _VERSIONS[(tool, path)] = text if proc.returncode == 0 else f"exit {proc.returncode}: {text}"
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                _VERSIONS[(tool, path)] = "error: timed out"
+        return {t: _VERSIONS[(t, path)] for t in tools}
 
 
 def describe() -> list[str]:

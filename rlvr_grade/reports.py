@@ -215,8 +215,9 @@ class JUnitWriter:
         )
 
     def close(self) -> None:
-        directory = os.path.dirname(os.path.abspath(self.path)) or "."
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(self.path)}.", suffix=".part", dir=directory)
+        from rlvr_grade.io.writers import temp_beside
+
+        fd, tmp = temp_beside(self.path)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write('<?xml version="1.0" encoding="UTF-8"?>\n')

@@ -305,7 +305,8 @@ def _keys(rows: list[dict]) -> list[str]:
     return [g.cache_key(Rollout(index=i, row=r)) for i, r in enumerate(rows)]
 
 
-def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120.0) -> None:
+def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120.0, reap: bool = True) -> None:
+    """SIGKILL `proc` once `ready()`; `reap=False` leaves its slot cgroups for the next run's sweep."""
     deadline = time.monotonic() + timeout
     while not ready():
         assert proc.poll() is None, "the run finished before the kill point"
@@ -313,7 +314,8 @@ def _kill_when(proc: subprocess.Popen, ready, timeout: float = 120.0) -> None:
         time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    _reap_slot_cgroups(proc.pid)
+    if reap:
+        _reap_slot_cgroups(proc.pid)
 
 
 def _reap_slot_cgroups(pid: int) -> None:
@@ -325,7 +327,7 @@ def _reap_slot_cgroups(pid: int) -> None:
 
     if cgroup_version() is None:
         return
-    pattern = re.compile(rf"^{pid}-(\d+-)?slot\d+$")  # "<pid>-slot<i>" or "<pid>-<n>-slot<i>"
+    pattern = re.compile(rf"^{pid}-(\d+-)?slot\d+(-py)?$")  # "<pid>-slot<i>" or "<pid>-<n>-slot<i>[-py]"
     dirs = glob.glob(os.path.join(CGROOT, "rlvr-grade", "*")) + glob.glob(os.path.join(CGROOT, "*", "rlvr-grade", "*"))
     for name in sorted({os.path.basename(d) for d in dirs if pattern.match(os.path.basename(d))}):
         cg = SlotCgroup(name)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import gzip
 import os
+import re
+import stat
 import sys
 import tempfile
 from typing import Any
@@ -50,9 +53,61 @@ class RowSink:
             self.abort()
 
 
-def _temp_beside(path: str) -> tuple[int, str]:
+# What temp_beside names its files after the output's own name: ".<pid>.<mkstemp's 8 random
+# characters>.part". Only this exact shape is ever swept, so no other file is touched.
+_PART_TAIL = re.compile(r"\.([0-9]+)\.[a-z0-9_]{8}\.part")
+
+
+def temp_beside(path: str) -> tuple[int, str]:
+    """A temp file beside `path`, to be os.replace'd onto it: `.<name>.<pid>.<random>.part`,
+    flock'ed for as long as its descriptor is open. The ones a killed run left for the same
+    name are removed first (see sweep_parts)."""
     directory = os.path.dirname(os.path.abspath(path)) or "."
-    return tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".part", dir=directory)
+    name = os.path.basename(path)
+    sweep_parts(directory, name)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".part", dir=directory)
+    try:
+        # The lock, not only the pid, says the file is in use: a writer in another pid
+        # namespace (a container sharing the directory) has a pid that means nothing here.
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass  # a filesystem without locks: the pid check alone protects it
+    return fd, tmp
+
+
+def sweep_parts(directory: str, name: str) -> list[str]:
+    """Remove the `.part` files a SIGKILLed run left beside output `name` (os.replace never
+    ran): those whose pid no longer runs and that nobody holds a lock on. Returns their paths."""
+    from rlvr_grade.leftovers import pid_alive
+
+    prefix = f".{name}"
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    removed = []
+    for entry in names:
+        m = _PART_TAIL.fullmatch(entry, len(prefix)) if entry.startswith(prefix) else None
+        if m is None or pid_alive(int(m.group(1))):
+            continue
+        path = os.path.join(directory, entry)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live writer: OSError
+            if os.lstat(path).st_ino == st.st_ino:  # still the file we locked
+                os.unlink(path)
+                removed.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 class JsonlSink(RowSink):
@@ -62,7 +117,7 @@ class JsonlSink(RowSink):
         if path == "-":
             self._fh = sys.stdout.buffer
             return
-        fd, self._tmp = _temp_beside(path)
+        fd, self._tmp = temp_beside(path)
         raw = os.fdopen(fd, "wb")
         self._fh = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if path.endswith(".gz") else raw
         self._raw = raw
@@ -114,8 +169,8 @@ class ParquetSink(RowSink):
         self._schema = None
         if input_schema is not None:
             self._schema = self._with_outcomes(input_schema)
-        fd, self._tmp = _temp_beside(path)
-        os.close(fd)
+        # pyarrow opens the path itself; this descriptor stays open only to hold the lock.
+        self._lock_fd, self._tmp = temp_beside(path)
 
     def _with_outcomes(self, schema: Any) -> Any:
         pa = self._pa
@@ -163,6 +218,12 @@ class ParquetSink(RowSink):
             self._writer = pq.ParquetWriter(self._tmp, schema)
         self._writer.close()
         os.replace(self._tmp, self.path)
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def abort(self) -> None:
         if self._writer is not None:
@@ -172,6 +233,7 @@ class ParquetSink(RowSink):
                 pass
         if os.path.exists(self._tmp):
             os.unlink(self._tmp)
+        self._unlock()
 
 
 def open_output(path: str, input_schema: Any = None) -> RowSink:

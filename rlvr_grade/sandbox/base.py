@@ -31,6 +31,12 @@ class Backend:
         """What about this backend can change a reward (part of the cache key)."""
         return {"backend": self.name}
 
+    def toolchain(self, language: str) -> dict[str, Any] | None:
+        """What identifies `language`'s compiler or runtime in this backend's sandboxes (tool
+        versions), part of the cache key of that language's rows only; None when fingerprint()
+        already pins it (an image) or there is nothing beyond it (Python)."""
+        return None
+
     def isolation(self) -> dict[str, Any]:
         """The protections this run actually has, for the summary and `doctor`."""
         return {}

@@ -6,8 +6,14 @@ own pid (creating and removing a cgroup per check costs 7-15 ms once RCU gets in
 from __future__ import annotations
 
 import os
+import re
 
 ROOT = "/sys/fs/cgroup"
+
+# The slot cgroups LocalBackend names: f"{pid}-{instance}-slot{i}", "-py" for a slot's
+# pytest-warm twin; graders before the instance counter used f"{pid}-slot{i}". The pid is the
+# grader's. Nothing else under rlvr-grade/ (the gVisor runner's inner-*, anyone's own) matches.
+SLOT_NAME = re.compile(r"([0-9]+)-(?:[0-9]+-)?slot[0-9]+(?:-py)?")
 
 
 def cgroup_version() -> int | None:
@@ -210,3 +216,59 @@ class SlotCgroup:
                     if time.monotonic() >= deadline:
                         break
                     time.sleep(0.01)
+
+
+def _parents() -> list[str]:
+    """Every rlvr-grade/ directory slot cgroups are made in (one per v1 hierarchy)."""
+    import glob
+
+    return sorted(set(glob.glob(os.path.join(ROOT, "rlvr-grade")) + glob.glob(os.path.join(ROOT, "*", "rlvr-grade"))))
+
+
+def sweep_dead_slots(wait_s: float = 1.0) -> list[str]:
+    """Remove the slot cgroups of graders that no longer run: a SIGKILLed grader never gets to
+    remove its own, and they pile up run after run. A cgroup whose grader still runs (any
+    process with that pid) is never touched. What is left inside a dead grader's cgroup (a
+    check child that outlived its worker) is killed first. Returns the directories removed."""
+    import signal
+    import time
+
+    from rlvr_grade.leftovers import pid_alive
+
+    stale = []
+    for parent in _parents():
+        try:
+            names = os.listdir(parent)
+        except OSError:
+            continue
+        for name in names:
+            m = SLOT_NAME.fullmatch(name)
+            if m is None or pid_alive(int(m.group(1))):
+                continue
+            d = os.path.join(parent, name)
+            if os.path.isdir(d) and not os.path.islink(d):
+                stale.append(d)
+    for d in stale:
+        try:
+            for pid in _read(os.path.join(d, "cgroup.procs")).split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (ProcessLookupError, ValueError):
+                    pass
+        except OSError:
+            pass
+    removed = []
+    deadline = time.monotonic() + wait_s  # SIGKILLed members keep a cgroup busy until they exit
+    for d in stale:
+        while True:
+            try:
+                os.rmdir(d)
+                removed.append(d)
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.01)
+    return removed

@@ -168,6 +168,14 @@ class GvisorBackend(Backend):
 
         return {"backend": self.name, "runsc": self._version, "python": platform.python_version()}
 
+    def toolchain(self, language: str) -> dict[str, Any] | None:
+        # The host's toolchain, read-only under the overlay, on the runner's fixed PATH.
+        if language == "python":
+            return None
+        from rlvr_grade import languages
+
+        return languages.toolchain_versions(language, "/usr/local/bin:/usr/bin:/bin")
+
     def isolation(self) -> dict[str, Any]:
         return {
             "boundary": f"gVisor user-space kernel (runsc do, {self.platform} platform), one sandbox per check",

@@ -18,6 +18,8 @@ from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+# The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
+CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 def _zygote_env() -> dict[str, str]:
@@ -197,17 +199,22 @@ class LocalBackend(Backend):
     name = "local"
 
     def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
-                 seccomp: bool = True, mode: str = "auto"):
+                 seccomp: bool = True, mode: str = "auto", check_path: str = CHECK_PATH,
+                 tmp_keep: list[str] | None = None):
         """`mode`: "root" (namespaces, cgroups, a per-slot uid), "userns" (an unprivileged
         grader: the same namespaces owned by a user namespace, no cgroups), "none" (no
         isolation at all: only with `allow_unisolated`), or "auto" (the strongest available).
         `allow_unisolated` is the explicit opt-in to run untrusted code with the network on
-        and the filesystem writable when no isolation is possible."""
+        and the filesystem writable when no isolation is possible. `check_path` is the PATH
+        checks run with, where compilers and runtimes are looked up. `tmp_keep` (for tests):
+        paths under /tmp that checks see read-only in their fresh /tmp, like a venv there."""
         self.concurrency = concurrency or os.cpu_count() or 1
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self.allow_unisolated = allow_unisolated
         self.seccomp = seccomp  # off only to test the other layers on their own
+        self.check_path = check_path
+        self.tmp_keep = list(tmp_keep or ())
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
@@ -219,7 +226,7 @@ class LocalBackend(Backend):
         self.isolate = mode != "none"  # final after start() resolves "auto"
         # Two backends in one process (two Graders) must not share uids or cgroups: closing
         # one would remove the other's cgroups, and RLIMIT_NPROC counts per uid.
-        self._tag = f"{os.getpid()}-{next(_instances)}"
+        self._tag = ""  # named in start()
         self._uid_base = 200000 + ((os.getpid() * 8 + next(_uid_salt)) % 160000) * 256
 
     def _resolve_mode(self) -> None:
@@ -246,6 +253,14 @@ class LocalBackend(Backend):
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
         use_cgroup = self.mode == "root" and cgroup_version() is not None
+        if use_cgroup:
+            from rlvr_grade.sandbox.cgroups import sweep_dead_slots
+
+            sweep_dead_slots()
+        # The pid in the cgroup names is the one that runs the workers (a backend built before
+        # a fork and started after it names them after the child), so the sweep above in a
+        # later run can tell when they are orphans.
+        self._tag = f"{os.getpid()}-{next(_instances)}"
         # Two workers per slot at most (lean + pytest-warm), each a process pair in userns mode.
         nproc_base = _user_process_count(2 * self.concurrency) if self.mode == "userns" else 0
         slots = []
@@ -261,10 +276,11 @@ class LocalBackend(Backend):
                 "nproc_base": nproc_base,
                 "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
+                "tmp_keep": self.tmp_keep,
                 "seccomp": self.isolate and self.seccomp,
                 # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
                 # would load into every pytest check otherwise, slower and not chosen by anyone.
-                "env": {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+                "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
                         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
             }
             slots.append(_Slot(i, init))
@@ -349,6 +365,14 @@ class LocalBackend(Backend):
             "sandbox_mode": self.mode,
             "seccomp": bool(self.seccomp and self.isolate),
         }
+
+    def toolchain(self, language: str) -> dict[str, Any] | None:
+        # The toolchain the checks will find on their own PATH, not on the grader's.
+        if language == "python":
+            return None  # the workers' interpreter: fingerprint()'s "python"
+        from rlvr_grade import languages
+
+        return languages.toolchain_versions(language, self.check_path)
 
     def isolation(self) -> dict[str, Any]:
         """What this run's checks get: `level` is "full" (root: every layer), "userns" (no

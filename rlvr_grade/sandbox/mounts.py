@@ -144,14 +144,15 @@ def apply(fs_plan: dict[str, list], stage: str = "/tmp", unmount_stage: bool = F
         linux.umount(stage, MNT_DETACH)
 
 
-def tmp_resident_paths() -> list[str]:
+def tmp_resident_paths(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
     """What the interpreter needs that lives under a directory every check gets a fresh tmpfs
     on (/tmp, /dev/shm): a venv or checkout under /tmp (CI clones, throwaway venvs). Those are
     bound back, read-only, into the check's fresh /tmp. Only the interpreter's prefixes, the
-    site-packages on sys.path and the rlvr_grade package itself: not the folder around them."""
+    site-packages on sys.path and the rlvr_grade package itself: not the folder around them.
+    `extra`: more paths to keep the same way (tests plant one to check the binding)."""
     import rlvr_grade
 
-    found = {
+    found = {os.path.realpath(p) for p in extra} | {
         os.path.realpath(sys.prefix),
         os.path.realpath(sys.base_prefix),
         os.path.realpath(sys.exec_prefix),

@@ -35,6 +35,9 @@ class Config:
         # same namespaces through user namespaces (see become_userns_init).
         self.mode: str = init.get("mode", "root" if init["isolate"] else "none")
         self.nproc_base: int = init.get("nproc_base", 0)
+        # Paths under /tmp bound back read-only into every check's fresh /tmp, on top of the
+        # interpreter's own (mounts.tmp_resident_paths): how a test reaches that binding.
+        self.tmp_keep: list[str] = list(init.get("tmp_keep", ()))
 
 
 class Zygote:
@@ -49,9 +52,11 @@ class Zygote:
             self._isolate_slot()
         self.plan = isolation.IsolationPlan(
             mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
-            tmp_keep=tuple(mounts.tmp_resident_paths()),
+            tmp_keep=tuple(mounts.tmp_resident_paths(cfg.tmp_keep)),
         )
+        self.template: int | None = None
         if cfg.isolate:
+            self.template = isolation.make_template(self.plan)
             # Every isolated check gets the same environment and default signal dispositions:
             # set them here, once, and each child inherits them. Done per child they cost
             # ~1 ms of copy-on-write faults (os.environ's Python-level bookkeeping, 3 handlers).
@@ -269,12 +274,13 @@ class Zygote:
 
     # -- inside the child ------------------------------------------------------------------
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
-        chan = child_descriptors(res_w, out_w, err_w, setup_w)
+        chan = child_descriptors(res_w, out_w, err_w, setup_w, keep=self.template)
         cfg = self.cfg
         if cfg.isolate:
             if self.cgroup is not None:
-                isolation.join_cgroup(self.cgroup.dirs)
-            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)))
+                isolation.join_cgroup(self.cgroup.dirs)  # before the read-only tree hides cgroupfs
+            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)),
+                                                          template=chan + 2 if self.template is not None else None)
         else:
             base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
@@ -320,10 +326,11 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
         pass
 
 
-def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int) -> int:  # pragma: no cover
+def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, keep: int | None = None) -> int:  # pragma: no cover
     """In a fresh check child: a new session, stdin from /dev/null, stdout/stderr to the
     collector's pipes, the result channel at an unpredictable descriptor (returned) with the
-    setup pipe beside it, every other inherited descriptor closed. The setup pipe says "ok"
+    setup pipe beside it, every other inherited descriptor closed (`keep`, if given, moves to
+    channel + 2: the worker's mount template, closed once entered). The setup pipe says "ok"
     just before candidate code runs: a failure before that is the infrastructure's
     (sandbox_error), and the candidate cannot fake one after it."""
     os.setsid()
@@ -336,8 +343,12 @@ def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int) -> int: 
     os.set_inheritable(chan, False)
     os.dup2(setup_w, chan + 1, inheritable=False)
     _SETUP_FD[0] = chan + 1
+    last = chan + 1
+    if keep is not None:
+        os.dup2(keep, chan + 2, inheritable=False)
+        last = chan + 2
     os.closerange(3, chan)
-    os.closerange(chan + 2, 4096)
+    os.closerange(last + 1, 4096)
     return chan
 
 

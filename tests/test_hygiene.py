@@ -1,0 +1,259 @@
+"""What a grader leaves behind and what it depends on: a SIGKILLed run's `.part` file and slot
+cgroups are swept by the next run (never a live run's), toolchain versions are part of a
+non-Python row's cache key, paths kept under /tmp reach a check read-only, and local workers
+outlive the thread that started them."""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import json
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+
+from rlvr_grade import languages
+from rlvr_grade.api import Grader
+from rlvr_grade.io.writers import sweep_parts
+from rlvr_grade.sandbox import cgroups
+from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend
+from rlvr_grade.types import Rollout
+from tests.conftest import requires_root, write_jsonl
+from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
+
+
+def _dead_pid() -> int:
+    """The pid of a process that has exited and been reaped."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def _slot_cgroups(pid: int) -> set[str]:
+    """Every slot cgroup directory named after grader `pid`, in every hierarchy."""
+    found = set()
+    for parent in glob.glob(os.path.join(cgroups.ROOT, "rlvr-grade")) + glob.glob(os.path.join(cgroups.ROOT, "*", "rlvr-grade")):
+        found.update(glob.glob(os.path.join(parent, f"{pid}-*slot*")))
+    return found
+
+
+def _parts(directory, pid: int) -> set[str]:
+    return set(glob.glob(os.path.join(directory, f".out.jsonl.{pid}.*.part")))
+
+
+def test_sweep_parts_takes_only_a_dead_unlocked_writers_file_of_that_name(tmp_path):
+    dead = _dead_pid()
+    ours = tmp_path / f".out.jsonl.{dead}.abc_1234.part"
+    locked = tmp_path / f".out.jsonl.{_dead_pid()}.zzzzzzzz.part"
+    live = tmp_path / f".out.jsonl.{os.getppid()}.abcdefgh.part"
+    others = [
+        tmp_path / f".other.jsonl.{dead}.abcdefgh.part",  # another output's
+        tmp_path / f".out.jsonl.{dead}.part",  # not our shape
+        tmp_path / f".out.jsonl.{dead}.abcdefgh.part.bak",
+        tmp_path / f"out.jsonl.{dead}.abcdefgh.part",
+        tmp_path / ".out.jsonl.abcdefgh.part",  # an older grader's: no pid, cannot tell
+    ]
+    for f in (ours, locked, live, *others):
+        f.write_text("x")
+    # A writer whose pid means nothing here (another pid namespace) still holds its lock.
+    fd = os.open(locked, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert sweep_parts(str(tmp_path), "out.jsonl") == [str(ours)]
+    finally:
+        os.close(fd)
+    assert not ours.exists()
+    assert all(f.exists() for f in (locked, live, *others))
+    assert sweep_parts(str(tmp_path), "out.jsonl") == [str(locked)]
+
+
+@requires_root
+@pytest.mark.skipif(cgroups.cgroup_version() is None, reason="no cgroup hierarchy here")
+def test_a_sigkilled_runs_part_file_and_cgroups_are_swept_and_a_live_runs_kept(tmp_path):
+    """A live run (waiting on more rows from a pipe) and a run SIGKILLed half way both write
+    out.jsonl; a third run to the same output removes the dead run's `.part` and slot cgroups
+    (its pytest twin's too) and leaves the live run's, which then finishes normally."""
+    out = tmp_path / "out.jsonl"
+    row = {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}
+    live_cache = tmp_path / "live.sqlite"
+    live = subprocess.Popen(_cli("-", "-o", str(out), "--cache", str(live_cache)), cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = None
+    try:
+        live.stdin.write((json.dumps(row) + "\n").encode())
+        live.stdin.flush()
+        deadline = time.monotonic() + 120
+        while len(_db(live_cache)) < 1:  # graded: its slots and its .part exist
+            assert live.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+        live_left = (_parts(tmp_path, live.pid), _slot_cgroups(live.pid))
+        assert live_left[0] and live_left[1]
+
+        pytest_row = {"completion": "def f():\n    return 1\n", "tests": "from solution import f\n\ndef test_a():\n    assert f() == 1\n"}
+        src = write_jsonl(tmp_path / "in.jsonl", [pytest_row, *_resume_rows()])
+        killed_cache = tmp_path / "killed.sqlite"
+        killed = subprocess.Popen(_cli(str(src), "-o", str(out), "--cache", str(killed_cache)), cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pid = killed.pid
+        _kill_when(killed, lambda: len(_db(killed_cache)) >= 2 and any(d.endswith("-py") for d in _slot_cgroups(pid)),
+                   reap=False)
+        assert _parts(tmp_path, pid) and _slot_cgroups(pid)
+
+        small = write_jsonl(tmp_path / "small.jsonl", [{"completion": "def f():\n    return 2\n", "tests": "assert f() == 2"}])
+        proc = subprocess.run(_cli(str(small), "-o", str(out), "--cache", str(tmp_path / "third.sqlite")),
+                              cwd=ROOT, capture_output=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert not _parts(tmp_path, pid)
+        assert not _slot_cgroups(pid)
+        assert live.poll() is None
+        assert (_parts(tmp_path, live.pid), _slot_cgroups(live.pid)) == live_left
+
+        live.stdin.close()  # the live run now ends: its own .part still there to os.replace
+        assert live.wait(timeout=300) == 0
+        assert [json.loads(line)["status"] for line in out.read_text().splitlines()] == ["pass"]
+        assert not _parts(tmp_path, live.pid) and not _slot_cgroups(live.pid)
+    finally:
+        if live.poll() is None:
+            live.kill()
+            live.wait()
+        _reap_slot_cgroups(live.pid)
+        if killed is not None:
+            _reap_slot_cgroups(killed.pid)
+
+
+C_DOUBLE = '#include <stdio.h>\nint main(void){int x; if(scanf("%d",&x)!=1) return 1; printf("%d\\n", 2*x); return 0;}\n'
+CASES = [{"input": "2\n", "output": "4\n"}]
+
+
+@requires_root
+@pytest.mark.skipif(not languages.available()["c"], reason="gcc is not installed")
+def test_a_toolchain_version_is_part_of_a_c_rows_key_and_a_rerun_hits_the_cache(tmp_path):
+    """The checks' PATH with a `gcc` first on it that reports another version: a C row's key
+    changes, a Python row's does not; with the same toolchain a rerun is served from the cache."""
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    (fake / "gcc").write_text("#!/bin/sh\necho 'gcc (Fake) 99.0.0'\n")
+    (fake / "gcc").chmod(0o755)
+    c_row = {"completion": C_DOUBLE, "tests": CASES, "language": "c"}
+    py_row = {"completion": "print(2 * int(input()))", "tests": CASES}
+    cache = str(tmp_path / "cache.sqlite")
+
+    def grader(path: str) -> Grader:
+        return Grader(cache=cache, concurrency=1, test_style="stdio", backend_options=(("check_path", path),))
+
+    def keys(g: Grader) -> list[str | None]:
+        return [g.cache_key(Rollout(index=i, row=r)) for i, r in enumerate([c_row, py_row])]
+
+    with grader(CHECK_PATH) as g:
+        first = g.grade([c_row, py_row])
+        real = keys(g)
+    assert [(o.status, o.cached) for o in first] == [("pass", False), ("pass", False)], first
+    with grader(CHECK_PATH) as g:
+        assert keys(g) == real
+        assert [(o.status, o.cached) for o in g.grade([c_row, py_row])] == [("pass", True), ("pass", True)]
+    other = grader(f"{fake}:{CHECK_PATH}")
+    try:
+        faked = keys(other)
+    finally:
+        other.close()
+    assert faked[0] != real[0]  # another gcc: the C row would run again
+    assert faked[1] == real[1]  # Python rows do not depend on gcc
+
+    # A Python-only run never asks a toolchain its version.
+    py_only = f"{tmp_path / 'nothing-here'}:{CHECK_PATH}"
+    g = grader(py_only)
+    try:
+        g.cache_key(Rollout(index=0, row=py_row))
+    finally:
+        g.close()
+    assert not [k for k in languages._VERSIONS if k[1] == py_only]
+
+
+KEEP_PROBE = '''
+import errno
+import os
+
+def read(path):
+    with open(os.path.join(path, "data.txt")) as fh:
+        return fh.read()
+
+def write_error(path):
+    try:
+        with open(os.path.join(path, "new.txt"), "w") as fh:
+            fh.write("x")
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+    return None
+
+def visible(path):
+    return os.path.exists(path)
+'''
+
+
+@requires_root
+def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_of_tmp_is(tmp_path):
+    """An interpreter under /tmp must stay reachable in each check's fresh /tmp: a directory
+    kept through the same binding (mounts.tmp_resident_paths + isolation.enter_filesystem)
+    can be read, cannot be written even though its mode allows it, and its sibling is gone."""
+    keep, other = tmp_path / "keep", tmp_path / "other"
+    for d in (keep, other):
+        d.mkdir()
+        (d / "data.txt").write_text("planted")
+    keep.chmod(0o777)  # only the read-only mount can refuse the write
+    other.chmod(0o755)  # only the fresh /tmp can hide it
+    tests = (f"assert read({str(keep)!r}) == 'planted'\n"
+             f"assert write_error({str(keep)!r}) == 'EROFS'\n"
+             f"assert not visible({str(other)!r})\n"
+             f"assert not visible({str(tmp_path / 'in-the-grader')!r})\n")
+    (tmp_path / "in-the-grader").write_text("x")
+    with Grader(backend=LocalBackend(concurrency=1, tmp_keep=[str(keep)]), concurrency=1) as g:
+        [outcome] = g.grade([{"completion": KEEP_PROBE, "tests": tests}])
+    assert (outcome.status, outcome.tests_passed) == ("pass", 4), outcome.error
+    assert not (keep / "new.txt").exists()
+
+
+@requires_root
+def test_local_workers_outlive_the_short_lived_thread_that_started_them():
+    """PR_SET_PDEATHSIG fires when the *thread* that forked a worker exits. A backend started,
+    and its pytest twin spawned, from a thread that then ends keeps every worker (they are
+    forked by the backend's launcher thread), and the next check on the main thread runs."""
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.leftovers import pid_alive
+    from rlvr_grade.scoring import verdict
+    from tests.test_api import zygotes
+
+    opts = CheckOptions().resolved()
+    lean = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), opts)
+    warm = build_check(Rollout(1, {"completion": "def f():\n    return 1\n", "tests": "from solution import f\n\ndef test_a():\n    assert f() == 1\n"}), opts)
+    assert (lean.style, warm.style) == ("asserts", "pytest")
+    backend = LocalBackend(concurrency=2)
+    before = zygotes()
+    ran: list = []
+
+    def short_lived() -> None:
+        try:
+            backend.start()
+            ran.extend([backend.run(lean), backend.run(warm)])  # the second starts a pytest twin
+        except BaseException as exc:  # reported on the main thread
+            ran.append(exc)
+
+    t = threading.Thread(target=short_lived)
+    t.start()
+    t.join()
+    try:
+        assert not [r for r in ran if isinstance(r, BaseException)], ran
+        assert [verdict(c, ex)[0] for c, ex in zip((lean, warm), ran, strict=True)] == ["pass", "pass"]
+        workers = zygotes() - before
+        assert len(workers) == 3  # two lean workers and one pytest twin
+        # The signal is sent as the thread exits; give a killed worker time to show as dead.
+        for _ in range(25):
+            assert all(pid_alive(p) for p in workers), "a worker died with the thread that started it"
+            time.sleep(0.02)
+        assert verdict(lean, backend.run(lean))[0] == "pass"
+        assert verdict(warm, backend.run(warm))[0] == "pass"
+        assert zygotes() - before == workers  # the same workers: none had to be restarted
+    finally:
+        backend.close()
