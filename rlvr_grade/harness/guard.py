@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
-from typing import Any
+from typing import Any, Callable
 
 _FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "gi_code", "cr_code", "ag_code"))
 _DENY_EVENTS = frozenset((
@@ -73,144 +73,251 @@ def _trusted_prefixes(extra: list[str]) -> tuple[str, ...]:
 _DEFAULT_PREFIXES = _trusted_prefixes([])
 
 
+def _plain_path_types() -> tuple[type, ...]:
+    """Path types whose __fspath__ is the standard library's: the hook asks them for the path
+    (a candidate's own path type could answer open() and the hook differently)."""
+    import pathlib
+
+    return (pathlib.PosixPath, pathlib.PurePosixPath, pathlib.Path, pathlib.PurePath, os.DirEntry)
+
+
+_PATH_TYPES = _plain_path_types()
+
+
 class Guard:
     """`install()` once per check child (before any candidate code), then `arm()` from the
-    harness frame that runs the candidate: frames below it are the grader's."""
+    harness frame that runs the candidate: frames below it are the grader's.
+
+    The hook is a closure made by `install()` (see `_make_hook`): when an event fires it looks
+    nothing up in this class, this module or `builtins`, which the candidate can reach without
+    a frame (`object.__subclasses__()`, any function's `__globals__`, `import builtins`)."""
 
     def __init__(self, trusted_files: list[str] | None = None, trusted_dirs: list[str] | None = None):
         self.trusted_files = frozenset(trusted_files or ())
         self.prefixes = _DEFAULT_PREFIXES if not trusted_dirs else _trusted_prefixes(list(trusted_dirs))
         self.protected_dirs: tuple[str, ...] = ()
-        self.armed = False
-        self.base: Any = None
         self.refusals: list[str] = []
-        self._getframe = sys._getframe
-        self._open = open
-        self._startswith = str.startswith
-        self._busy = False
-        self._cache: dict[str, bool] = {}
         self._raw_memory = _raw_memory_functions()
+        self._controls: tuple[Callable[..., Any], ...] | None = None
 
-    def _is_trusted_file(self, filename: str) -> bool:
-        hit = self._cache.get(filename)
+    def _make(self) -> tuple[Callable[..., Any], ...]:
+        if self._controls is None:
+            self._controls = _make_hook(self.trusted_files, self.prefixes, tuple(self.protected_dirs),
+                                        self._raw_memory, self.refusals)
+        return self._controls
+
+    @property
+    def hook(self) -> Callable[[str, tuple[Any, ...]], None]:
+        return self._make()[0]
+
+    @property
+    def armed(self) -> bool:
+        return self._make()[3]()
+
+    def arm(self) -> None:
+        """Refuse from now on; the caller's frame and those below it are the grader's."""
+        self._make()[1](sys._getframe(1))
+
+    def disarm(self) -> None:
+        self._make()[2]()
+
+    def install(self) -> None:
+        """Call after setting `protected_dirs`: the hook is built from the settings as they are now."""
+        sys.addaudithook(self._make()[0])
+        _neuter_signal_frames()
+
+
+def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protected_dirs: tuple[str, ...],
+               raw_memory: frozenset[int], refusals: list[str]) -> tuple[Callable[..., Any], ...]:
+    """(hook, arm, disarm, is_armed). Every name the hook uses when an event fires is a local of
+    this function, bound now, before candidate code runs: the tables, the builtins and unbound
+    str/bytes methods (so a str subclass's overrides do not answer for its content), the state
+    (armed, base frame, re-entry flag) in cells. A candidate that rebinds `Guard._refuse`, empties
+    `_DENY_EVENTS` in this module or patches `builtins.isinstance` changes nothing the hook sees;
+    a closure's cells are reachable only through frames or gc, which the hook refuses."""
+    getframe = sys._getframe
+    _open, _type, _isinstance, _str, _bytes, _int = open, type, isinstance, str, bytes, int
+    to_str = str.__str__  # an exact str with a subclass's characters
+    to_bytes = bytes.__bytes__
+    startswith, endswith, isdigit, encode, decode = str.startswith, str.endswith, str.isdigit, str.encode, bytes.decode
+    fspath, fs_encoding = os.fspath, sys.getfilesystemencoding()
+    deny_events, frame_attrs, stack_fns = _DENY_EVENTS, _FRAME_ATTRS, _STACK_FNS
+    text_libs, frame_libs, frame_pkgs = _TEXT_LIBS, _FRAME_LIBS, _FRAME_PKGS
+    logging_init = _TEXT_LIBS[1]
+    proc_files = ("/proc/self/fd", "/proc/self/mem", "/proc/self/maps", "/proc/self/environ", "/proc/thread-self")
+    path_types = _PATH_TYPES
+    code_setattrs = ("__code__", "f_trace")
+    ctypes_reads = ("ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata")
+    py_symbols = ("Py", "_Py")
+    refused_error = GuardRefused
+    note = refusals.append
+    cache: dict[str, bool] = {}
+    cached = cache.get
+    armed = False
+    busy = False
+    base: Any = None
+
+    def exact(s: Any) -> Any:
+        """`s` as an exact str (None when it is no str at all)."""
+        if _type(s) is _str:
+            return s
+        if _isinstance(s, _str):
+            return to_str(s)
+        if _isinstance(s, _bytes):
+            return decode(to_bytes(s), "utf-8", "surrogateescape")
+        return None
+
+    def is_trusted(filename: Any) -> bool:
+        filename = exact(filename)
+        if filename is None:
+            return False
+        hit = cached(filename)
         if hit is None:
             hit = (
-                filename in self.trusted_files
-                or filename.startswith("<frozen ")
-                or (filename.startswith("/") and any(self._startswith(filename, p) for p in self.prefixes))
+                filename in trusted_files
+                or startswith(filename, "<frozen ")
+                or (startswith(filename, "/") and startswith(filename, prefixes))
             )
-            self._cache[filename] = hit
+            cache[filename] = hit
         return hit
 
-    def _frame_handing(self, code: Any) -> bool:
-        fn = code.co_filename
-        if code.co_name == "<module>":
+    def frame_handing(code: Any) -> bool:
+        fn, name = exact(code.co_filename) or "", exact(code.co_name)
+        if name == "<module>":
             return False  # a module being imported on the candidate's behalf, not an API call
-        if fn.endswith(_FRAME_LIBS) or any(part in fn for part in _FRAME_PKGS):
+        if endswith(fn, frame_libs):
             return True
-        return code.co_name in _STACK_FNS and fn.endswith(_TEXT_LIBS)
+        for part in frame_pkgs:
+            if part in fn:
+                return True
+        return name in stack_fns and endswith(fn, text_libs)
 
-    def _refuse(self, depth: int, frame_event: bool) -> bool:
+    def refuse(depth: int, frame_event: bool) -> bool:
         """Walk from the audited call up to the harness's frame. Refuse when a candidate frame
         is on the way, except, for frame events, when every trusted frame between the access and
         the candidate returns something other than frames."""
-        frame = self._getframe(depth)
+        frame = getframe(depth)
         between = []
-        while frame is not None and frame is not self.base:
+        while frame is not None and frame is not base:
             code = frame.f_code
-            if not self._is_trusted_file(code.co_filename):
+            if not is_trusted(code.co_filename):
                 if not frame_event or not between:
                     return True
-                return any(self._frame_handing(c) for c in between)
+                last = between[-1]  # what the candidate called
+                if exact(last.co_name) == "<lambda>" and endswith(exact(last.co_filename) or "", logging_init):
+                    # logging.currentframe is `lambda: sys._getframe(1)` in 3.11: called by
+                    # findCaller it feeds a text API; called by the candidate it hands over the
+                    # candidate's own frame, whose f_back/f_locals (not audited) lead to ours.
+                    return True
+                for c in between:
+                    if frame_handing(c):
+                        return True
+                return False
             between.append(code)
             frame = frame.f_back
         return False
 
-    def _forged_compile(self, filename: Any, source: Any) -> bool:
+    def forged_compile(filename: Any, source: Any) -> bool:
         """compile()/code objects named after a trusted file would pass as trusted frames."""
-        if isinstance(filename, bytes):
-            filename = filename.decode("utf-8", "replace")
-        if not isinstance(filename, str) or not self._is_trusted_file(filename):
+        filename = exact(filename)
+        if filename is None or not is_trusted(filename):
             return False
-        if filename.startswith("/") and isinstance(source, (bytes, str)):
+        if startswith(filename, "/") and _isinstance(source, (_bytes, _str)):
             # the import system compiling a real file of the read-only tree is genuine
+            data = encode(to_str(source)) if _isinstance(source, _str) else to_bytes(source)
             try:
-                with self._open(filename, "rb") as fh:
+                with _open(filename, "rb") as fh:
                     disk = fh.read()
             except OSError:
                 return True
-            return (source.encode() if isinstance(source, str) else source) != disk
+            return data != disk  # two exact bytes objects
         return True
 
-    def hook(self, event: str, args: tuple[Any, ...]) -> None:
-        if not self.armed or self._busy:
+    def protected_path(path: Any) -> bool:
+        if _type(path) in path_types:
+            path = fspath(path)  # pathlib's own __fspath__: the characters open() will use
+        elif _isinstance(path, _int):
+            return False  # an fd the process already holds
+        if _isinstance(path, _bytes):
+            path = decode(to_bytes(path), fs_encoding, "surrogateescape")
+        elif _isinstance(path, _str):
+            path = to_str(path)
+        else:
+            return True  # a path object of the candidate's own: its __fspath__ could answer twice
+        if protected_dirs and startswith(path, protected_dirs):
+            return True  # the test files: expected values are in there
+        if not startswith(path, "/proc/"):
+            return False
+        return startswith(path, proc_files) or isdigit(path[6:7]) or "/task/" in path
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        nonlocal busy
+        if not armed or busy:
             return
         frame_event = False
-        if event in _DENY_EVENTS:
+        if event in deny_events:
             frame_event = event == "sys._getframe"
         elif event == "object.__getattr__":
-            if args[1] not in _FRAME_ATTRS:
+            if args[1] not in frame_attrs:
                 return
             frame_event = True
         elif event == "object.__setattr__":
-            if len(args) < 2 or args[1] not in ("__code__", "f_trace"):
+            if len(args) < 2 or args[1] not in code_setattrs:
                 return
-        elif event.startswith("ctypes."):
+        elif startswith(event, "ctypes."):
             # ctypes stays usable for calling libc (the kernel layers are tested that way);
             # what reads or writes the interpreter's memory, or reaches the C API, is refused.
-            if event in ("ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata"):
+            if event in ctypes_reads:
                 pass
             elif event == "ctypes.dlsym":
-                name = args[1] if len(args) > 1 else ""
-                if not (isinstance(name, str) and name.startswith(("Py", "_Py"))):
+                name = exact(args[1]) if len(args) > 1 else None
+                if name is None or not startswith(name, py_symbols):
                     return
             elif event == "ctypes.call_function":
-                if not self._raw_memory or args[0] not in self._raw_memory:
+                if not raw_memory or args[0] not in raw_memory:
                     return
             else:
                 return
         elif event == "compile" or event == "code.__new__":
-            self._busy = True
+            busy = True
             try:
-                forged = self._forged_compile(args[1] if len(args) > 1 else None, args[0] if event == "compile" else None)
+                forged = forged_compile(args[1] if len(args) > 1 else None, args[0] if event == "compile" else None)
             finally:
-                self._busy = False
+                busy = False
             if not forged:
                 return
         elif event == "open":
-            path = args[0]
-            if not isinstance(path, str):
-                return
-            if self.protected_dirs and path.startswith(self.protected_dirs):
-                pass  # the test files: expected values are in there
-            elif not path.startswith("/proc/"):
-                return
-            elif not (
-                path.startswith(("/proc/self/fd", "/proc/self/mem", "/proc/self/maps", "/proc/self/environ",
-                                 "/proc/thread-self"))
-                or path[6:7].isdigit()
-                or "/task/" in path
-            ):
+            busy = True
+            try:
+                protected = protected_path(args[0])
+            finally:
+                busy = False
+            if not protected:
                 return
         else:
             return
-        self._busy = True
+        busy = True
         try:
-            refuse = self._refuse(2, frame_event)
+            refused = refuse(2, frame_event)
         finally:
-            self._busy = False
-        if refuse:
-            self.refusals.append(event)
-            raise GuardRefused(f"refused by the grader: {event}")
+            busy = False
+        if refused:
+            note(event)
+            raise refused_error(f"refused by the grader: {event}")
 
-    def arm(self) -> None:
-        """Refuse from now on; the caller's frame and those below it are the grader's."""
-        self.base = self._getframe(1)
-        self.armed = True
+    def arm(frame: Any) -> None:
+        nonlocal armed, base
+        base = frame
+        armed = True
 
-    def install(self) -> None:
-        sys.addaudithook(self.hook)
-        _neuter_signal_frames()
+    def disarm() -> None:
+        nonlocal armed
+        armed = False
+
+    def is_armed() -> bool:
+        return armed
+
+    return hook, arm, disarm, is_armed
 
 
 def _raw_memory_functions() -> frozenset[int]:
@@ -228,9 +335,10 @@ def _neuter_signal_frames() -> None:
     import _signal
 
     real = _signal.signal
+    is_callable = callable  # bound now: a patched builtins.callable must not let a handler through bare
 
     def guarded(signalnum, handler):  # noqa: ANN001 - same signature as signal.signal
-        if callable(handler):
+        if is_callable(handler):
             inner = handler
 
             def handler(sig, _frame, _inner=inner):  # noqa: ANN001

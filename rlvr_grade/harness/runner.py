@@ -53,6 +53,9 @@ class _NoGuard:
     def arm(self) -> None:
         pass
 
+    def disarm(self) -> None:
+        pass
+
 
 def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | None = None) -> Guard:
     if payload is not None and (payload.get("options") or {}).get("guard") is False:
@@ -288,109 +291,102 @@ class SoftRecorder:
             self.results[line] = (outcome, msg)
 
 
-def _hookimpl(**kw: Any):  # noqa: ANN201 - resolved lazily so importing runner stays cheap
-    """Marks a _Recorder hook; resolve_hookimpls() turns the marks into pytest.hookimpl ones
-    on the first pytest check. Importing pytest here, at class definition, would load it into
-    every worker (the lean asserts/stdio worker is ~11 MB without it, ~21 MB with it)."""
-
-    def mark(fn):  # noqa: ANN001, ANN202
-        fn._rlvr_hookimpl = kw
-        return fn
-
-    return mark
-
-
 def resolve_hookimpls() -> None:
-    """Apply pytest.hookimpl to the hooks _hookimpl marked; idempotent. Called before the
-    runner's fingerprint is taken, so it is not mistaken for a candidate's patching."""
-    import pytest
-
-    for name, fn in list(vars(_Recorder).items()):
-        kw = getattr(fn, "_rlvr_hookimpl", None)
-        if kw is not None:
-            del fn._rlvr_hookimpl
-            setattr(_Recorder, name, pytest.hookimpl(**kw)(fn))
+    """Import pytest (a pytest-warm worker does it before forking). The recorder's hooks are
+    marked when it is made, per check."""
+    import pytest  # noqa: F401
 
 
-class _Recorder:
-    """A pytest plugin object that forwards every report to the channel.
+class _Plugin:
+    """What pluggy registers: its hook functions sit in the instance's dict, put there before
+    the candidate runs; pluggy keeps the function objects, so nothing is looked up on this
+    class (which the candidate can reach and give descriptors) when a hook fires."""
+
+
+def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
+                  test_modules: list[str] | tuple[str, ...] = ()) -> Any:
+    """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
     `pytest_pyfunc_call` (which runs the test function itself, tryfirst) saw the genuine test
     function, compiled from the test file, return. Patching TestReport, call_and_report or the
-    hook machinery can change the first, never conjure the second."""
+    hook machinery can change the first, never conjure the second.
 
-    def __init__(self, report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
-                 test_modules: list[str] | tuple[str, ...] = ()):
-        self.report = report
-        self.testfile = testfile
-        self.defs = defs  # function name -> first line, parsed from the test file before running
-        self.helpers = helpers
-        self.ran: dict[str, str] = {}
-        self.reported: set[str] = set()
-        self._restore = pristine_restorer(test_modules)
+    The hooks are closures: their state (`ran`), the helpers and every builtin they call are
+    bound here, before the candidate runs. A class's methods and attributes are looked up on
+    the class when called (`self._genuine`, even `self.ran` gives way to a class property), and
+    the candidate reaches the class through its module or `object.__subclasses__()`."""
+    import functools
 
-    def pytest_collectreport(self, report):  # noqa: ANN001 - pytest hook
-        if report.failed:
-            msg = str(report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
-            self.report(
-                {"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]}
-            )
+    import pytest
 
-    def _genuine(self, fn: Any) -> bool:
-        code = getattr(fn, "__code__", None)
-        if code is None or type(code).__name__ != "code":
+    restore = pristine_restorer(test_modules)
+    ran: dict[str, str] = {}
+    strict_eq = helpers["__rlvr_strict_eq__"]
+    install_asserts = _install_strict_unittest_asserts
+    wraps = functools.wraps
+    code_type = type(make_recorder.__code__)
+    _getattr, _hasattr, _type, _str, _error = getattr, hasattr, type, str, RuntimeError
+    as_str = str.__str__  # an exact str: a subclass's __eq__ cannot claim the test file's name
+    update = dict.update
+    not_genuine = "the collected test is not the test file's function"
+    send = report  # the hooks' own argument is called `report` (pytest passes it by that name)
+
+    def genuine(fn: Any) -> bool:
+        code = _getattr(fn, "__code__", None)
+        if _type(code) is not code_type:
             return False
-        return code.co_filename == self.testfile and (code.co_name, code.co_firstlineno) in self.defs
+        return (as_str(code.co_filename) == testfile
+                and (as_str(code.co_name), code.co_firstlineno) in defs)
 
-    @_hookimpl(tryfirst=True)
-    def pytest_pyfunc_call(self, pyfuncitem):  # noqa: ANN001 - pytest hook
+    def pytest_collectreport(report):  # noqa: ANN001 - pytest hook
+        if report.failed:
+            msg = _str(report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
+            send({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(pyfuncitem):  # noqa: ANN001 - pytest hook
+        restore()  # builtins patched by the candidate's import are put back for the test
         nodeid = pyfuncitem.nodeid
         fn = pyfuncitem.obj
-        if not self._genuine(getattr(fn, "__func__", fn)):
-            self.ran[nodeid] = "error:the collected test is not the test file's function"
-            raise RuntimeError("the collected test is not the test file's function")
-        self._restore()  # builtins patched by the candidate's import are put back for the test
-        getattr(fn, "__globals__", {}).update(self.helpers)
+        if not genuine(_getattr(fn, "__func__", fn)):
+            ran[nodeid] = "error:" + not_genuine
+            raise _error(not_genuine)
+        update(_getattr(fn, "__globals__", {}), helpers)
         funcargs = pyfuncitem.funcargs
         args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
         try:
             result = fn(**args)
         except BaseException:
-            self.ran[nodeid] = "failed"
+            ran[nodeid] = "failed"
             raise
-        if hasattr(result, "__await__") or hasattr(result, "__next__"):
-            self.ran[nodeid] = "error:async or generator test functions are not run"
-            raise RuntimeError("async or generator test functions are not run")
-        self.ran[nodeid] = "passed"
+        if _hasattr(result, "__await__") or _hasattr(result, "__next__"):
+            ran[nodeid] = "error:async or generator test functions are not run"
+            raise _error("async or generator test functions are not run")
+        ran[nodeid] = "passed"
         return True
 
-    @_hookimpl(hookwrapper=True, trylast=True)
-    def pytest_runtest_setup(self, item):  # noqa: ANN001 - pytest hook
+    @pytest.hookimpl(hookwrapper=True, trylast=True)
+    def pytest_runtest_setup(item):  # noqa: ANN001 - pytest hook
         """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
         of the instance pytest just created, so its return is witnessed the same way."""
         yield
-        testcase = getattr(item, "_testcase", None)
+        restore()  # what the candidate patched since the last test, before we use anything
+        testcase = _getattr(item, "_testcase", None)
         if testcase is None:
             return
         nodeid = item.nodeid
-        method = getattr(testcase, item.name, None)
-        fn = getattr(method, "__func__", None)
-        if fn is None or not self._genuine(fn):
-            self.ran[nodeid] = "error:the collected test is not the test file's function"
+        method = _getattr(testcase, item.name, None)
+        fn = _getattr(method, "__func__", None)
+        if fn is None or not genuine(fn):
+            ran[nodeid] = "error:" + not_genuine
             return
-        ran = self.ran
-        restore = self._restore
-        helpers = self.helpers
+        install_asserts(testcase, strict_eq)
 
-        import functools
-
-        _install_strict_unittest_asserts(testcase, helpers["__rlvr_strict_eq__"])
-
-        @functools.wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
+        @wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
         def witnessed(*args, **kwargs):
             restore()
-            fn.__globals__.update(helpers)
+            update(fn.__globals__, helpers)
             try:
                 result = method(*args, **kwargs)
             except BaseException:
@@ -401,31 +397,39 @@ class _Recorder:
 
         item.obj = witnessed  # pytest binds item.obj onto the instance right before running it
 
-    def pytest_runtest_logreport(self, report):  # noqa: ANN001 - pytest hook
+    def pytest_runtest_logreport(report):  # noqa: ANN001 - pytest hook
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
-            if getattr(report, "wasxfail", None) is not None:
+            if _getattr(report, "wasxfail", None) is not None:
                 outcome = "skipped"  # xfail / xpass never count as a pass
             msg = ""
             if report.longrepr is not None and outcome != "passed":
-                crash = getattr(report.longrepr, "reprcrash", None)
-                msg = crash.message if crash is not None else str(report.longrepr)
+                crash = _getattr(report.longrepr, "reprcrash", None)
+                msg = crash.message if crash is not None else _str(report.longrepr)
                 msg = msg.strip().splitlines()[0][:500] if msg.strip() else ""
             if outcome == "failed" and report.when != "call":
                 outcome = "error"
             elif outcome == "failed" and msg and not msg.startswith(("assert", "AssertionError")):
                 outcome = "error"  # the test raised something other than a failed assertion
             if report.when == "call" and outcome == "passed":
-                seen = self.ran.get(report.nodeid)
+                seen = ran.get(report.nodeid)
                 if seen != "passed":
                     outcome = "error"
                     msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
-            self.report({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+            send({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+
+    plugin = _Plugin()
+    vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_pyfunc_call=pytest_pyfunc_call,
+                        pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
+    return plugin
 
 
 def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool]) -> None:
-    """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py)."""
+    """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py).
+    Called with pristine builtins; what the asserts use later is bound here, not looked up
+    when the candidate may have patched it."""
     fail = testcase.failureException
+    _type, _bool, _setattr = type, bool, setattr
 
     def assert_equal(first, second, msg=None):  # noqa: ANN001
         if not strict_eq(first, second):
@@ -444,33 +448,45 @@ def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, An
             raise fail(msg or f"{expr!r} is not false")
 
     def _plain_truth(x: Any) -> bool:
-        flags = type(x).__flags__  # a class statement makes a mutable heap type; C types are not
-        return not (flags & (1 << 9)) or bool(flags & (1 << 8))
+        flags = _type(x).__flags__  # a class statement makes a mutable heap type; C types are not
+        return not (flags & (1 << 9)) or _bool(flags & (1 << 8))
 
     for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
                      ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),
                      ("assertFalse", assert_false)):
-        setattr(testcase, name, fn)
+        _setattr(testcase, name, fn)
 
 
-def _pytest_fingerprint() -> dict[str, int]:
-    """id() of every function/class attribute of pytest's, pluggy's and our own modules: a
-    candidate that monkeypatches the runner's internals changes at least one of them."""
-    seen: dict[str, int] = {}
+def _fingerprinter() -> Callable[[], list[str]]:
+    """Take, now, id() of every function/class attribute of pytest's, pluggy's and our own
+    modules; the function returned lists those that changed since (a candidate that
+    monkeypatches the runner's internals changes at least one). It holds the module and class
+    dicts themselves and its own builtins: replacing `sys.modules` entries, this module's
+    globals or `builtins.list` after the fact changes nothing it looks at."""
+    watched: list[tuple[str, Any]] = []
     for name, mod in list(sys.modules.items()):
         if not name.startswith(("_pytest", "pluggy", "pytest", "rlvr_grade")) or mod is None:
             continue
-        for attr, value in list(vars(mod).items()):
-            seen[f"{name}.{attr}"] = id(value)
+        ns = vars(mod)
+        watched.append((name, ns))
+        for attr, value in list(ns.items()):
             if isinstance(value, type) and value.__module__ == name:
-                for cattr, cvalue in list(vars(value).items()):
-                    seen[f"{name}.{attr}.{cattr}"] = id(cvalue)
-    return seen
+                watched.append((f"{name}.{attr}", vars(value)))
+    dict_get, proxy_get = dict.get, type(vars(type)).get  # unbound: nothing looked up later
+    before = [(f"{prefix}.{attr}", dict_get if type(ns) is dict else proxy_get, ns, attr, id(value))
+              for prefix, ns in watched for attr, value in list(ns.items())]
+    _id = id
+    missing = object()
 
+    def changes() -> list[str]:
+        out = []
+        for key, get, ns, attr, ident in before:
+            now = get(ns, attr, missing)
+            if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
+                out.append(key)
+        return out
 
-def _fingerprint_changes(before: dict[str, int]) -> list[str]:
-    after = _pytest_fingerprint()
-    return [k for k, v in before.items() if after.get(k, v) != v]
+    return changes
 
 
 def pytest_args(testfile: str, testdir: str) -> list[str]:
@@ -489,10 +505,37 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
 
 
 HELPERS_MODULE = "__rlvr_helpers__"
+BOUND = "__rlvr_bound__"  # the helpers as one tuple, which each test function unpacks on entry
+
+
+def bind_helpers(helpers: dict[str, Any]) -> dict[str, Any]:
+    """`helpers` plus BOUND: their values in sorted-name order (see _bind_on_entry)."""
+    names = sorted(n for n in helpers if n != BOUND)
+    return {**helpers, BOUND: tuple(helpers[n] for n in names)}
+
+
+def _bind_on_entry(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> None:
+    """Make the helpers locals of `fn`, unpacked from BOUND as its first statement. The
+    rewritten asserts otherwise load them from the test module's globals at every assert, and
+    the candidate reaches that dict (`sys.modules["test_solution"]`): answering its first call
+    in a test correctly and rebinding `__rlvr_cmp__` there bent the test's later asserts. The
+    harness puts BOUND back into the globals right before it calls each test function, so
+    what the test unpacks is ours; a frame's locals are out of the candidate's reach (the
+    guard). Nested functions see these locals through their closure."""
+    wanted = set(names)
+    if not any(isinstance(n, ast.Name) and n.id in wanted for n in ast.walk(fn)):
+        return
+    body = fn.body
+    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
+    anchor = body[at] if at < len(body) else body[0]
+    stmt = ast.Assign(targets=[ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in names], ctx=ast.Store())],
+                      value=ast.Name(id=BOUND, ctx=ast.Load()))
+    body.insert(at, ast.copy_location(stmt, anchor))
 
 
 def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
-    """Apply our equality rewrite to the test module before pytest's own assertion rewrite."""
+    """Apply our equality rewrite to the test module before pytest's own assertion rewrite.
+    `helpers` comes from bind_helpers."""
     import types
 
     from _pytest.assertion import rewrite as pyrewrite
@@ -502,10 +545,15 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
     module.__dict__.update(helpers)
     sys.modules[HELPERS_MODULE] = module
     helper_names = sorted(helpers)
+    bound_names = sorted(n for n in helpers if n != BOUND)
 
     def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
         if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
             strict.rewrite(mod)
+            for node in mod.body:  # functions and methods (test classes, unittest) of the module
+                for fn in [node, *node.body] if isinstance(node, ast.ClassDef) else [node]:
+                    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        _bind_on_entry(fn, bound_names)
             # Module-level asserts need the helpers at import time, before `from solution import`
             # runs any candidate code; test functions get them re-injected before each call.
             names = [ast.alias(name=n) for n in helper_names]
@@ -553,21 +601,25 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    helpers = strict.make_namespace()
+    helpers = bind_helpers(strict.make_namespace())
     _strict_rewrite_hook(testfile, helpers)
-    recorder = _Recorder(report, testfile, defs, helpers, modules)
-    before = _pytest_fingerprint()
+    recorder = make_recorder(report, testfile, defs, helpers, modules)
+    # Everything used after pytest returns is taken now: the candidate has run by then, and the
+    # fingerprint check, this module's globals and builtins are all within its reach.
+    changes = _fingerprinter()
+    as_int = int
     guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
+    disarm = guard.disarm
     guard.arm()
-    code = pytest.main(pytest_args(testfile, testdir), plugins=[recorder])
-    guard.armed = False
-    changed = _fingerprint_changes(before)
+    code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
+    disarm()
+    changed = changes()
     if changed:
         report({"ev": "phase", "phase": "runtime", "msg": f"the test runner was modified: {', '.join(changed[:3])}"})
         return
-    if int(code) in (0, 1):  # tests ran; a failure is a verdict, not a harness error
+    if code in (0, 1):  # tests ran; a failure is a verdict, not a harness error
         report({"ev": "done"})
-    elif int(code) == 2:
+    elif code == 2:
         report({"ev": "done", "interrupted": True})
     else:
-        report({"ev": "phase", "phase": "runtime", "msg": f"pytest exited with code {int(code)}"})
+        report({"ev": "phase", "phase": "runtime", "msg": f"pytest exited with code {code}"})
