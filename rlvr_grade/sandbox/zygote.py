@@ -452,8 +452,10 @@ def warm_up(pytest_warm: bool = True) -> None:
         sys.modules.pop("test_rlvr_warmup", None)
         sys.path[:] = [p for p in sys.path if not p.startswith(d)]
     except ImportError:
-        pass
+        preload_harness()
+        return
     preload_harness()
+    runner.prepare_fingerprint()  # last: what the checks' fingerprint starts from
 
 
 def preload_harness() -> None:
