@@ -39,6 +39,15 @@ class TextCache:
                     self._bytes -= old
         return value
 
+    def seen(self, text: str) -> bool:
+        """Whether `text` is already held; if not, it is added (with no value)."""
+        with self._lock:
+            if text in self._items:
+                self._items.move_to_end(text)
+                return True
+        self.get(text, lambda _t: None)
+        return False
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -44,9 +44,7 @@ def pack(tests: str) -> dict[str, str] | None:
     """The prepared form of `tests` for a payload's "prepared" key; None the first time a text
     is seen (its child prepares it) and when the tests do not prepare (a syntax error: the
     child then reports it as it always has)."""
-    first = []
-    _seen.get(tests, lambda t: first.append(t))
-    return None if first else _cache.get(tests, _prepare)
+    return _cache.get(tests, _prepare) if _seen.seen(tests) else None
 
 
 def unpack(value: Any) -> tuple[list, list, list, list] | None:

@@ -509,13 +509,15 @@ def _fingerprinter() -> Callable[[], list[str]]:
     missing = object()
     base_names, base, sizes = _FP_BASE[0] if _FP_BASE else (frozenset(), (), ())
     grown = {_id(ns) for ns, n in sizes if len(ns) != n}
-    before = [e if e[2](e[3], e[1], missing) is not missing and _id(e[2](e[3], e[1], missing)) == e[4]
-              else (e[0], e[1], e[2], e[3], _id(e[2](e[3], e[1], missing)))
-              for e in base if _id(e[3]) not in grown]
-    regrown = {}
-    for prefix, attr, get, ns, _ident in base:
-        if _id(ns) in grown and _id(ns) not in regrown:
-            regrown[_id(ns)] = (prefix, get, ns)
+    before: list[tuple[Any, ...]] = []
+    regrown: dict[int, tuple[Any, ...]] = {}  # namespaces that gained or lost names: taken whole again
+    for entry in base:
+        prefix, attr, get, ns, ident = entry
+        if _id(ns) in grown:
+            regrown.setdefault(_id(ns), (prefix, get, ns))
+            continue
+        now = get(ns, attr, missing)
+        before.append(entry if now is missing or _id(now) == ident else (prefix, attr, get, ns, _id(now)))
     for prefix, get, ns in regrown.values():
         before.extend((prefix, attr, get, ns, _id(value)) for attr, value in list(ns.items()))
     fresh, _ = _fp_entries([n for n in _watched_modules() if n not in base_names])

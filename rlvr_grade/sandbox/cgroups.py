@@ -206,16 +206,24 @@ class SlotCgroup:
 
         deadline = time.monotonic() + wait_s
         for d in self.dirs:
-            while True:
-                try:
-                    os.rmdir(d)
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    if time.monotonic() >= deadline:
-                        break
-                    time.sleep(0.01)
+            _rmdir_by(d, deadline)
+
+
+def _rmdir_by(d: str, deadline: float) -> bool:
+    """rmdir a cgroup, retrying while it is busy (members SIGKILLed a moment ago count until
+    they have exited) until `deadline` (time.monotonic()). True when this call removed it."""
+    import time
+
+    while True:
+        try:
+            os.rmdir(d)
+            return True
+        except FileNotFoundError:
+            return False
+        except OSError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
 
 
 def _parents() -> list[str]:
@@ -257,18 +265,5 @@ def sweep_dead_slots(wait_s: float = 1.0) -> list[str]:
                     pass
         except OSError:
             pass
-    removed = []
-    deadline = time.monotonic() + wait_s  # SIGKILLed members keep a cgroup busy until they exit
-    for d in stale:
-        while True:
-            try:
-                os.rmdir(d)
-                removed.append(d)
-                break
-            except FileNotFoundError:
-                break
-            except OSError:
-                if time.monotonic() >= deadline:
-                    break
-                time.sleep(0.01)
-    return removed
+    deadline = time.monotonic() + wait_s
+    return [d for d in stale if _rmdir_by(d, deadline)]

@@ -5,7 +5,7 @@ drop and seccomp).
 
 Call order, in a freshly forked single-threaded child:
 
-    enter_filesystem(plan, disk_mb)      # mount/ipc/uts namespaces, masks, read-only root, tmpfs
+    enter_filesystem(plan, disk_mb, t)   # namespaces: a copy of make_template()'s tree, tmpfs
     ... write the check's files into WORKDIR / TESTDIR ...
     drop_privileges(plan, limits)        # rlimits, uid (or nested user namespace), no_new_privs
     filter.load()                        # seccomp last: the steps above need mount/unshare
@@ -113,25 +113,17 @@ def make_template(plan: IsolationPlan) -> int:
         os.waitpid(pid, 0)
 
 
-def enter_filesystem(plan: IsolationPlan, disk_mb: int = 64, template: int | None = None) -> tuple[str, str]:
-    """Own mount/ipc/uts namespaces; the grader's folders masked; the whole tree read-only and
-    nosuid; fresh size-capped tmpfs on /tmp and /dev/shm; a fresh /proc. Returns (workdir,
-    testdir), both created and empty. `template`: an fd from make_template, whose namespace
-    already has the masks and the read-only tree; it is copied, then closed."""
-    if template is not None:
-        linux.setns(template, linux.CLONE_NEWNS)
-        os.close(template)
-        linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-        os.chdir("/")
-    else:
-        linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-        linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+def enter_filesystem(plan: IsolationPlan, disk_mb: int, template: int) -> tuple[str, str]:
+    """Own mount/ipc/uts namespaces, copied from `template` (an fd from make_template: the
+    grader's folders masked, the whole tree read-only and nosuid), then fresh size-capped
+    tmpfs on /tmp and /dev/shm and a fresh /proc. Closes `template`. Returns (workdir,
+    testdir), both created and empty."""
+    linux.setns(template, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
+    os.close(template)
+    linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
     # The host's /tmp, held before anything is mounted over it: where the interpreter lives
     # under /tmp, its paths are bound back from here into the check's fresh /tmp.
     old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if plan.tmp_keep else None
-    if template is None:
-        mounts.apply(plan.fs_plan)
-        linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
     flags = linux.MS_NOSUID | linux.MS_NODEV
     linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={int(disk_mb)}m,mode=1777")
     if old_tmp is not None:

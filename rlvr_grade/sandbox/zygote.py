@@ -62,9 +62,6 @@ class Zygote:
             # ~1 ms of copy-on-write faults (os.environ's Python-level bookkeeping, 3 handlers).
             # The worker itself needs neither: it never execs, and dies with the grader.
             enter_workdir(cfg.env, isolation.WORKDIR, "/tmp", chdir=False)
-            self.env_ready = True
-        else:
-            self.env_ready = False
 
     def _isolate_slot(self) -> None:
         if self.cfg.mode == "userns":
@@ -279,8 +276,7 @@ class Zygote:
         if cfg.isolate:
             if self.cgroup is not None:
                 isolation.join_cgroup(self.cgroup.dirs)  # before the read-only tree hides cgroupfs
-            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)),
-                                                          template=chan + 2 if self.template is not None else None)
+            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)), chan + 2)
         else:
             base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
@@ -291,7 +287,7 @@ class Zygote:
         # If the zygote dies (the grader was killed), the check's pid-namespace init dies, and
         # with it everything the check started. Set after the uid drop, which clears it.
         linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-        enter_workdir(None if self.env_ready else cfg.env, workdir, "/tmp")
+        enter_workdir(None if cfg.isolate else cfg.env, workdir, "/tmp")
         if self.filter is not None:
             self.filter.load()  # last: everything above needed mount/unshare
         run_candidate(payload, nonce, chan, workdir, testdir)
@@ -451,7 +447,7 @@ def warm_up(pytest_warm: bool = True) -> None:
                 os.close(null)
         sys.modules.pop("test_rlvr_warmup", None)
         sys.path[:] = [p for p in sys.path if not p.startswith(d)]
-    except ImportError:
+    except ImportError:  # no pytest here: that style cannot run anyway
         preload_harness()
         return
     preload_harness()
