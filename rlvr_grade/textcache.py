@@ -39,14 +39,14 @@ class TextCache:
                     self._bytes -= old
         return value
 
-    def seen(self, text: str) -> bool:
-        """Whether `text` is already held; if not, it is added (with no value)."""
+    def peek(self, text: str) -> Any:
+        """The value held for `text`, or None; computes nothing."""
         with self._lock:
-            if text in self._items:
-                self._items.move_to_end(text)
-                return True
-        self.get(text, lambda _t: None)
-        return False
+            hit = self._items.get(text)
+            if hit is None:
+                return None
+            self._items.move_to_end(text)
+            return hit[0]
 
     def clear(self) -> None:
         with self._lock:

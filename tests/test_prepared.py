@@ -1,15 +1,16 @@
-"""Asserts-style tests prepared once in the grader (harness/prepared.py) and the byte-bounded
-text cache behind it."""
+"""Asserts-style tests prepared once per text, by the first check's child, and shipped to every
+later check (harness/prepared.py); the byte-bounded text cache behind it."""
 
 from __future__ import annotations
-
-import marshal
 
 import pytest
 
 from rlvr_grade.harness import prepared
 from rlvr_grade.harness.runner import prepare_asserts
+from rlvr_grade.harness.splitting import assert_ids
 from rlvr_grade.textcache import TextCache
+from rlvr_grade.types import Check, Limits
+from tests.conftest import requires_root
 
 TESTS = """\
 import math
@@ -22,32 +23,99 @@ check(f)
 """
 
 
+def _blob(tests: str) -> dict[str, str]:
+    blob = prepared.make_here(tests)
+    prepared._made_here.clear()
+    return {"tag": prepared.TAG, "blob": blob.decode()}
+
+
 def test_packed_tests_load_back_as_what_the_child_would_prepare():
-    prepared.pack(TESTS)
-    steps, loops, used, imports = prepared.unpack(prepared.pack(TESTS))
+    steps, loops, used, imports = prepared.unpack(_blob(TESTS))
     ref_steps, ref_loops, ref_used, ref_imports = prepare_asserts(TESTS)
     assert [(sid, is_check, lines) for sid, _, is_check, lines in steps] == [
         (sid, is_check, lines) for sid, _, is_check, lines in ref_steps]
-    assert [marshal.dumps(code) for _, code, _, _ in steps] == [marshal.dumps(code) for _, code, _, _ in ref_steps]
+    assert [code for _, code, _, _ in steps] == [code for _, code, _, _ in ref_steps]
     assert (loops, used, imports) == (ref_loops, ref_used, ref_imports)
     assert imports == ["math"] and "candidate" in used and loops == [(3, 4)]
 
 
-def test_a_text_is_prepared_from_its_second_check_on_and_once():
+def test_the_grader_keeps_only_what_this_interpreter_can_load():
     prepared.clear()
-    assert prepared.pack(TESTS) is None  # the first check's child prepares it in parallel
-    second = prepared.pack(TESTS)
-    assert second is not None and prepared.pack(TESTS) is second
-
-
-def test_another_interpreter_ignores_the_blob_and_broken_tests_carry_none():
-    prepared.pack(TESTS)
-    packed = dict(prepared.pack(TESTS), tag="cpython-399/0/1")
-    assert prepared.unpack(packed) is None
+    assert prepared.pack(TESTS) is None  # nothing held: the first check's child prepares
+    prepared.store(TESTS, dict(_blob(TESTS), tag="cpython-399/0/1"))
+    assert prepared.pack(TESTS) is None
+    prepared.store(TESTS, _blob(TESTS))
+    held = prepared.pack(TESTS)
+    assert held is not None and prepared.unpack(held) is not None
     assert prepared.unpack(None) is None
     assert prepared.unpack({"tag": prepared.TAG, "blob": "not base64 marshal"}) is None
-    prepared.pack("assert (")
-    assert prepared.pack("assert (") is None  # the child reports the syntax error itself
+    assert prepared.make_here("assert (") is None  # the child then reports the syntax error itself
+
+
+SOLVED = "def f(x):\n    return x + 1\n"
+WRONG = "def f(x):\n    return x + 2\n"
+
+
+def _check(program: str, tests: str = TESTS) -> Check:
+    return Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
+                 limits=Limits(cpu_s=2.0, wall_s=10.0))
+
+
+@pytest.fixture(scope="module")
+def backend():
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    b = LocalBackend(concurrency=1)
+    b.start()
+    yield b
+    b.close()
+
+
+def _verdicts(ex) -> list[tuple[str, str]]:
+    return [(t.id, t.outcome) for t in ex.records]
+
+
+@requires_root
+def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend):
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    prepared.clear()
+    first = backend.run(_check(SOLVED))
+    held = prepared.pack(TESTS)
+    assert held is not None, "the first check's child did not send its prepared tests back"
+    payload = LocalBackend._payload(_check(SOLVED))
+    assert payload["prepared"] is held and "send_prepared" not in payload
+    again, wrong = backend.run(_check(SOLVED)), backend.run(_check(WRONG))
+    assert _verdicts(first) == _verdicts(again) and all(o == "passed" for _, o in _verdicts(again))
+    assert _verdicts(again) == [("check:7:4", "passed"), ("check:7:5", "passed")]
+    assert _verdicts(wrong) == [("check:7:4", "failed"), ("check:7:5", "failed")]
+    steps, *_ = prepared.unpack(held)
+    assert [c for _, c, _, _ in steps] == [c for _, c, _, _ in prepare_asserts(TESTS)[0]]  # code objects compare by content
+
+
+@requires_root
+def test_a_candidate_cannot_plant_the_tests_later_checks_run(backend):
+    # Only the harness writes the prepared tests, before candidate code runs, on a pipe it
+    # closes first. A candidate writing a prepared form of `assert True` on every descriptor
+    # reaches no one: what the grader keeps is the real tests, and a wrong answer still fails.
+    tests = "assert f(1) == 2\n"
+    forged = b"prepared " + prepared.TAG.encode() + b" " + prepared.make_here("assert True\n") + b"\n"
+    prepared._made_here.clear()
+    source = ("import os\n"
+              f"FORGED = {forged!r}\n"
+              "for fd in range(0, 1024):\n"
+              "    try:\n"
+              "        os.write(fd, FORGED + b'ok')\n"
+              "    except OSError:\n"
+              "        pass\n"
+              "def f(x):\n    return 0\n")
+    prepared.clear()
+    assert backend.run(_check(source, tests)).records[0].outcome == "failed"
+    held = prepared.pack(tests)
+    assert held is not None
+    steps, *_ = prepared.unpack(held)
+    assert [c for _, c, _, _ in steps] == [c for _, c, _, _ in prepare_asserts(tests)[0]]  # code objects compare by content
+    assert backend.run(_check(source, tests)).records[0].outcome == "failed"
 
 
 def test_text_cache_is_bounded_by_bytes_and_keeps_the_recent():

@@ -47,7 +47,9 @@ def make_reporter(prefix: bytes, fd: int) -> Callable[[dict[str, Any]], None]:
 
     def report(event: dict[str, Any]) -> None:
         body = value(event)
-        line = prefix + encode(body) + b"\n"
+        # Each record starts a line of its own: what the candidate wrote on the channel without
+        # a newline cannot swallow it (lines without this check's nonce are dropped).
+        line = b"\n" + prefix + encode(body) + b"\n"
         try:
             write(fd, line)
         except OSError:

@@ -1,12 +1,15 @@
-"""Asserts-style tests prepared once per distinct test text, outside the check.
+"""Asserts-style tests prepared once per distinct test text, by the first check that needs them.
 
-Splitting, strict-rewriting and compiling a HumanEval test costs ~4 ms of a check child's CPU,
-and an RL batch grades each problem's tests once per rollout (8-64 times). The local backend
-prepares them in the grader instead (`pack`, an LRU keyed by the test text) and ships the
-code objects marshalled in the payload; the child loads them (`unpack`, ~0.1 ms) before any
-candidate code runs. The result is the same as `runner.prepare_asserts` run in the child: it
-is that function, run earlier. Marshal is specific to the interpreter version, so the blob is
-tagged and a child on another interpreter (a remote backend) ignores it and prepares itself.
+Splitting, strict-rewriting and compiling a HumanEval test costs ~1-2 ms (a HumanEval+ test
+~100 ms), and an RL batch grades each problem's tests once per rollout (8-64 times). The
+first check of a text prepares it in its own child (in parallel with the other slots, not on
+the grader's one interpreter) and sends the code objects back, marshalled, on its setup pipe:
+that is before any candidate code runs in it, so what comes back is the harness's own work
+(`make_here`). The grader keeps them (`store`, an LRU keyed by the test text) and ships them in
+the payload of every later check of that text (`pack`); that child loads them (`unpack`,
+~0.1 ms) instead of preparing. The result is the same as `runner.prepare_asserts` run in each
+child: it is that function, run once. Marshal is specific to the interpreter version, so the
+blob is tagged and a child on another interpreter ignores it and prepares itself.
 """
 
 from __future__ import annotations
@@ -20,31 +23,45 @@ from rlvr_grade.textcache import TextCache
 
 FORMAT = 2  # (steps, loops, names, imports)
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
+MAX_BLOB = 16 << 20  # a bigger one is not sent back (the setup pipe's reader caps what it keeps)
 # The grader keeps at most this much prepared test code (HumanEval's: ~5 KB a problem).
-_cache = TextCache(32 << 20, size_of=lambda v: len(v["blob"]) if v else 0)
-# Test texts seen once: a text is prepared here from its second check on. The first check of a
-# text prepares it in its own child, in parallel, so a run of distinct tests (MBPP) does not
-# move all that work onto the grader's one interpreter.
-_seen = TextCache(8 << 20, size_of=lambda v: 16)
-
-
-def _prepare(tests: str) -> dict[str, str] | None:
-    from rlvr_grade.harness.runner import prepare_asserts
-    from rlvr_grade.harness.splitting import PARSE_LOCK
-
-    try:
-        with PARSE_LOCK:  # compile() of an AST shares parse's 3.11 hazard (see splitting.py)
-            steps = prepare_asserts(tests)
-        return {"tag": TAG, "blob": base64.b64encode(marshal.dumps(steps)).decode("ascii")}
-    except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
-        return None
+_cache = TextCache(32 << 20, size_of=lambda v: len(v["blob"]))
+# In a check child: what make_here prepared, for runner.run_asserts (one check per child).
+_made_here: list[tuple[list, list, list, list]] = []
 
 
 def pack(tests: str) -> dict[str, str] | None:
-    """The prepared form of `tests` for a payload's "prepared" key; None the first time a text
-    is seen (its child prepares it) and when the tests do not prepare (a syntax error: the
-    child then reports it as it always has)."""
-    return _cache.get(tests, _prepare) if _seen.seen(tests) else None
+    """The prepared form of `tests` for a payload's "prepared" key, or None when none is held
+    yet (the check's child then prepares the tests and sends them back: see make_here)."""
+    return _cache.peek(tests)
+
+
+def store(tests: str, value: Any) -> None:
+    """Keep what a check's child sent back for `tests` (ignored unless this interpreter made it)."""
+    if isinstance(value, dict) and value.get("tag") == TAG and isinstance(value.get("blob"), str):
+        _cache.get(tests, lambda _t: {"tag": TAG, "blob": value["blob"]})
+
+
+def make_here(tests: str) -> bytes | None:
+    """In a check child, before candidate code: prepare `tests` for this check and return them
+    as a blob to send back, or None (the tests do not prepare: run_asserts reports why)."""
+    from rlvr_grade.harness.runner import prepare_asserts
+
+    try:
+        steps = prepare_asserts(tests)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
+        return None
+    _made_here.append(steps)
+    blob = base64.b64encode(marshal.dumps(steps))
+    return blob if len(blob) <= MAX_BLOB else None
+
+
+def steps_for(payload: dict[str, Any]) -> tuple[list, list, list, list] | None:
+    """The (steps, loops, names, imports) of this check: made in this child, or shipped in the
+    payload by the grader; None when neither (the caller prepares)."""
+    if _made_here:
+        return _made_here.pop()
+    return unpack(payload.get("prepared"))
 
 
 def unpack(value: Any) -> tuple[list, list, list, list] | None:
@@ -61,4 +78,3 @@ def unpack(value: Any) -> tuple[list, list, list, list] | None:
 
 def clear() -> None:
     _cache.clear()
-    _seen.clear()

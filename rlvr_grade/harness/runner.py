@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from rlvr_grade.harness import strict
 from rlvr_grade.harness.guard import Guard
-from rlvr_grade.harness.splitting import assert_checks, soft_call, soft_functions
+from rlvr_grade.harness.splitting import assert_checks, is_literal, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
@@ -162,20 +162,47 @@ def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list
     steps = assert_checks(tests)
     tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
     soft = soft_functions(tests_tree)
-    loops, used = [], set()
-    for n in ast.walk(tests_tree):
-        if isinstance(n, ast.Name):
-            used.add(n.id)
-        elif isinstance(n, (ast.For, ast.While, ast.AsyncFor)):
-            loops.append((getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)))
+    loops, used, imports = _scan_tests(tests_tree)
     compiled: list[Step] = []
     for sid, stmts, is_check in steps:
         tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]))
         if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
-            tree = ast.fix_missing_locations(strict.SoftAsserts().visit(tree))
+            tree = strict.SoftAsserts().visit(tree)
         lines = soft_call(stmts[0], soft) if is_check else None
         compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
-    return compiled, loops, sorted(used), test_imports(tests_tree)
+    return compiled, loops, sorted(used), imports
+
+
+_LOOPS = (ast.For, ast.While, ast.AsyncFor)
+
+
+def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list[str]]:
+    """One pass over the tests: the loops (line spans), every name mentioned, the modules
+    imported (as test_imports). Literal test data (splitting.is_literal) holds none of these and is
+    not descended into: in HumanEval+ it is most of the nodes."""
+    loops: list[tuple[int, int]] = []
+    used: set[str] = set()
+    found: set[str] = set()
+    literal = is_literal
+    stack: list[ast.AST] = [tree]
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is ast.Name:
+            used.add(n.id)
+            continue
+        if kind is ast.Constant:
+            continue
+        if kind in _LOOPS:
+            loops.append((getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)))
+        elif kind is ast.Import:
+            found.update(a.name for a in n.names)
+        elif kind is ast.ImportFrom and n.module and not n.level:
+            found.add(n.module)
+        for child in ast.iter_child_nodes(n):
+            if not literal(child):
+                stack.append(child)
+    return sorted(loops), used, sorted(m for m in found if m.split(".")[0] != "solution")
 
 
 def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
@@ -191,7 +218,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     # what it patches (builtins, math, this module) is put back before the tests run.
     from rlvr_grade.harness import prepared
 
-    compiled, loops, used, imports = prepared.unpack(payload.get("prepared")) or prepare_asserts(payload["tests"])
+    compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
     builtin_names, helpers = strict.pristine_builtins(), strict.make_namespace()
     soft_state = SoftRecorder()

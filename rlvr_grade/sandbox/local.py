@@ -310,18 +310,26 @@ class LocalBackend(Backend):
             resp = worker.request({"payload": self._payload(check), "limits": limits})
         finally:
             self._free.put(slot)
+        sent_back = resp.pop("prepared", None)
+        if sent_back is not None:
+            from rlvr_grade.harness import prepared
+
+            prepared.store(check.tests, sent_back)
         return execution_from_wire(resp, check.limits)
 
     @staticmethod
     def _payload(check: Check) -> dict[str, Any]:
         payload = check.payload()
         if check.style == "asserts" and check.language == "python":
-            # Same interpreter as the workers: ship the tests split, rewritten and compiled.
+            # Same interpreter as the workers: ship the tests split, rewritten and compiled, or
+            # have this check's child send them back for the next checks of the same tests.
             from rlvr_grade.harness import prepared
 
             packed = prepared.pack(check.tests)
             if packed is not None:
                 payload["prepared"] = packed
+            else:
+                payload["send_prepared"] = True
         return payload
 
     def close(self) -> None:

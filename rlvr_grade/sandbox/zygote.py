@@ -17,6 +17,10 @@ from typing import Any
 from rlvr_grade.sandbox import isolation, linux, mounts, protocol
 
 READ_CHUNK = 65536
+# The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
+# keep (harness/prepared.py: at most MAX_BLOB of base64, 16 MiB).
+SETUP_CAP = (16 << 20) + 65536
+SENT_BACK = b"prepared "
 
 
 _SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe, until setup ends
@@ -178,7 +182,7 @@ class Zygote:
         bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
         caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
         if setup_r is not None:
-            bufs[setup_r], caps[setup_r] = bytearray(), 8192
+            bufs[setup_r], caps[setup_r] = bytearray(), SETUP_CAP
         truncated = False
         open_fds = set(bufs)
         pidfd = os.pidfd_open(pid)
@@ -237,9 +241,16 @@ class Zygote:
         for fd in bufs:
             os.close(fd)
         os.close(pidfd)
-        if setup_r is not None and not bytes(bufs[setup_r]).startswith(b"ok"):
-            why = bytes(bufs[setup_r]).decode("utf-8", "replace").strip().splitlines()
-            return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {status})")}
+        sent_back = None
+        if setup_r is not None:
+            setup = bytes(bufs[setup_r])
+            if setup.startswith(SENT_BACK):  # written by the harness before candidate code ran
+                line, _, setup = setup.partition(b"\n")
+                tag, _, blob = line[len(SENT_BACK):].decode("ascii", "replace").partition(" ")
+                sent_back = {"tag": tag, "blob": blob}
+            if not setup.startswith(b"ok"):
+                why = setup[-8192:].decode("utf-8", "replace").strip().splitlines()
+                return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {status})")}
         records, done, phase = parse_channel(bytes(bufs[res_r]), nonce)
         cpu = rusage.ru_utime + rusage.ru_stime
         used = self._cpu_used(cpu_before)  # counts daemons and unreaped children too
@@ -267,6 +278,7 @@ class Zygote:
             "done": done,
             "phase": phase,
             "oom": False,
+            **({"prepared": sent_back} if sent_back else {}),
         }
 
     # -- inside the child ------------------------------------------------------------------
@@ -310,7 +322,15 @@ def enter_workdir(env: dict[str, str] | None, workdir: str, tmpdir: str, chdir: 
 
 def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
     """Close the setup pipe with "ok" (from here on a failure is the candidate's), then run
-    the harness and flush what the candidate printed."""
+    the harness and flush what the candidate printed. Asked to (the grader holds no prepared
+    form of these tests yet), prepare the asserts-style tests first and send them back on the
+    setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
+    if payload.get("send_prepared") and payload.get("style") == "asserts":
+        from rlvr_grade.harness import prepared
+
+        blob = prepared.make_here(payload["tests"])
+        if blob is not None:
+            _write_all(_SETUP_FD[0], SENT_BACK + prepared.TAG.encode() + b" " + blob + b"\n")
     os.write(_SETUP_FD[0], b"ok")
     os.close(_SETUP_FD[0])
     _SETUP_FD[0] = None
@@ -363,14 +383,17 @@ def write_files(payload: dict[str, Any], workdir: str, testdir: str) -> None:
 
 def _write_ro(path: str, text: str) -> None:
     # os-level: an io.TextIOWrapper per file costs the child ~70 copy-on-write faults.
-    data = text.encode("utf-8", "surrogatepass")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o444)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        _write_all(fd, text.encode("utf-8", "surrogatepass"))
     finally:
         os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
