@@ -253,7 +253,7 @@ def test_gateway_dying_mid_run_gives_sandbox_errors_that_a_rerun_completes(tmp_p
 
 def test_cgroups_of_killed_runners_are_swept(gateway):
     """A sandbox stopped mid-check SIGKILLs its runner before it can remove its cgroup; the
-    next runner on that host removes such leftovers (empty, and their pid is gone)."""
+    next runner on that host removes such leftovers (their pid is gone; see test_hygiene)."""
     from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
 
     if cgroup_version() is None:

@@ -10,6 +10,7 @@ import glob
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 
@@ -122,6 +123,73 @@ def test_a_sigkilled_runs_part_file_and_cgroups_are_swept_and_a_live_runs_kept(t
         _reap_slot_cgroups(live.pid)
         if killed is not None:
             _reap_slot_cgroups(killed.pid)
+
+
+def _cgroup_dirs(name: str) -> list[str]:
+    """The directories of cgroup `name` under rlvr-grade/, in every hierarchy."""
+    return glob.glob(os.path.join(cgroups.ROOT, "rlvr-grade", name)) + glob.glob(os.path.join(cgroups.ROOT, "*", "rlvr-grade", name))
+
+
+def _zombie() -> subprocess.Popen:
+    """A child that has exited and is not reaped yet: its pid still has a /proc entry."""
+    proc = subprocess.Popen(["true"])
+    for _ in range(1000):
+        try:
+            with open(f"/proc/{proc.pid}/stat", "rb") as fh:
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    return proc
+        except (FileNotFoundError, IndexError):
+            break
+        time.sleep(0.01)
+    raise AssertionError(f"pid {proc.pid} never showed as a zombie")
+
+
+@requires_root  # creating cgroups, and the runner's full mode
+@pytest.mark.skipif(cgroups.cgroup_version() is None, reason="no cgroup hierarchy here")
+def test_the_inner_runner_sweeps_dead_runners_cgroups_kills_what_is_left_in_them_and_keeps_the_rest(tmp_path):
+    """The one-check runner (Beam's and gVisor's, here in its full mode on this host) removes
+    the cgroups that runners SIGKILLed mid-check left behind: a dead runner's (the check child
+    still inside is killed first), a zombie runner's (exited, not yet reaped: dead). A live
+    process's cgroup and names that are not the runner's shape stay."""
+    from dataclasses import asdict
+
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.sandbox.inner import parse_result
+    from rlvr_grade.types import Limits
+
+    dead, zombie = _dead_pid(), _zombie()
+    swept = {"with_child": f"inner-{dead}-0a1b2c3d", "zombie": f"inner-{zombie.pid}-deadbeef"}
+    kept = {"live": f"inner-{os.getpid()}-cafef00d", "no_token": f"inner-{dead}", "not_hex": f"inner-{dead}-notours"}
+    sleeper = subprocess.Popen(["sleep", "600"])
+    try:
+        for name in [*swept.values(), *kept.values()]:
+            cgroups.SlotCgroup(name)
+        cgroups.SlotCgroup(swept["with_child"]).join(sleeper.pid)
+
+        limits = Limits(cpu_s=5.0, wall_s=10.0, memory_mb=256, processes=32, output_bytes=4096)
+        check = build_check(Rollout(index=0, row={"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}),
+                            CheckOptions(limits=limits))
+        wire_limits = asdict(check.limits)
+        wire_limits["wall_s"] = check.limits.effective_wall_s
+        request = tmp_path / "request.json"
+        request.write_text(json.dumps({"payload": check.payload(), "limits": wire_limits, "token": "t0k"}))
+        proc = subprocess.run([sys.executable, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", str(request), "--mode", "full"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        resp = parse_result(proc.stdout, "t0k")
+        assert resp is not None and "sandbox_error" not in resp, (proc.stdout, proc.stderr)
+
+        assert sleeper.wait(timeout=10) == -9  # killed by the sweep, not left running
+        assert {k: _cgroup_dirs(n) for k, n in swept.items()} == {k: [] for k in swept}
+        assert all(_cgroup_dirs(n) for n in kept.values()), {k: _cgroup_dirs(n) for k, n in kept.items()}
+    finally:
+        if sleeper.poll() is None:
+            sleeper.kill()
+            sleeper.wait()
+        zombie.wait()
+        deadline = time.monotonic() + 5
+        for name in [*swept.values(), *kept.values()]:
+            for d in _cgroup_dirs(name):
+                cgroups._rmdir_by(d, deadline)
 
 
 C_DOUBLE = '#include <stdio.h>\nint main(void){int x; if(scanf("%d",&x)!=1) return 1; printf("%d\\n", 2*x); return 0;}\n'

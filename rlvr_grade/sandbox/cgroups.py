@@ -10,10 +10,14 @@ import re
 
 ROOT = "/sys/fs/cgroup"
 
-# The slot cgroups LocalBackend names: f"{pid}-{instance}-slot{i}", "-py" for a slot's
-# pytest-warm twin; graders before the instance counter used f"{pid}-slot{i}". The pid is the
-# grader's. Nothing else under rlvr-grade/ (the gVisor runner's inner-*, anyone's own) matches.
+# The names of the cgroups we make under rlvr-grade/, group 1 the pid of the process whose
+# death leaves them orphaned (see sweep_dead). Neither pattern matches the other's names, or
+# anyone's own.
+# LocalBackend's slots: f"{pid}-{instance}-slot{i}", "-py" for a slot's pytest-warm twin;
+# graders before the instance counter used f"{pid}-slot{i}". The pid is the grader's.
 SLOT_NAME = re.compile(r"([0-9]+)-(?:[0-9]+-)?slot[0-9]+(?:-py)?")
+# The one-check inner runner's (sandbox/inner.py, full mode): f"inner-{pid}-{token_hex(4)}".
+INNER_NAME = re.compile(r"inner-([0-9]+)-[0-9a-f]+")
 
 
 def cgroup_version() -> int | None:
@@ -233,10 +237,11 @@ def _parents() -> list[str]:
     return sorted(set(glob.glob(os.path.join(ROOT, "rlvr-grade")) + glob.glob(os.path.join(ROOT, "*", "rlvr-grade"))))
 
 
-def sweep_dead_slots(wait_s: float = 1.0) -> list[str]:
-    """Remove the slot cgroups of graders that no longer run: a SIGKILLed grader never gets to
-    remove its own, and they pile up run after run. A cgroup whose grader still runs (any
-    process with that pid) is never touched. What is left inside a dead grader's cgroup (a
+def sweep_dead(name: re.Pattern[str], wait_s: float = 1.0) -> list[str]:
+    """Remove our cgroups whose name `name` fully matches (group 1: the owner's pid) and whose
+    owner no longer runs: a SIGKILLed grader or runner never gets to remove its own, and they
+    pile up run after run. A cgroup whose owner still runs (leftovers.pid_alive: anything
+    unclear counts as alive) is never touched. What is left inside a dead owner's cgroup (a
     check child that outlived its worker) is killed first. Returns the directories removed."""
     import signal
     import time
@@ -249,11 +254,11 @@ def sweep_dead_slots(wait_s: float = 1.0) -> list[str]:
             names = os.listdir(parent)
         except OSError:
             continue
-        for name in names:
-            m = SLOT_NAME.fullmatch(name)
+        for entry in names:
+            m = name.fullmatch(entry)
             if m is None or pid_alive(int(m.group(1))):
                 continue
-            d = os.path.join(parent, name)
+            d = os.path.join(parent, entry)
             if os.path.isdir(d) and not os.path.islink(d):
                 stale.append(d)
     for d in stale:

@@ -113,32 +113,14 @@ def _preload(style: str) -> None:
     gc.freeze()
 
 
-def _sweep_stale_cgroups() -> None:
-    """Remove the cgroups of runners that were SIGKILLed (a sandbox stopped mid-check) and
-    so could not remove their own: named inner-<pid>-..., empty, and that pid is gone."""
-    import glob
-
-    from rlvr_grade.sandbox.cgroups import ROOT
-
-    for d in glob.glob(os.path.join(ROOT, "*", "rlvr-grade", "inner-*")) + glob.glob(os.path.join(ROOT, "rlvr-grade", "inner-*")):
-        try:
-            pid = int(os.path.basename(d).split("-")[1])
-            if os.path.exists(f"/proc/{pid}"):
-                continue
-            with open(os.path.join(d, "cgroup.procs")) as fh:
-                if fh.read().strip():
-                    continue
-            os.rmdir(d)
-        except (OSError, ValueError, IndexError):
-            pass
-
-
 def run_full(req: dict[str, Any]) -> dict[str, Any]:
     """The local sandbox's child, one check, in this process's own slot."""
-    from rlvr_grade.sandbox.cgroups import SlotCgroup, cgroup_version
+    from rlvr_grade.sandbox.cgroups import INNER_NAME, SlotCgroup, cgroup_version, sweep_dead
 
     if cgroup_version():
-        _sweep_stale_cgroups()
+        # A runner SIGKILLed mid-check (its sandbox stopped) never removes its cgroup: the next
+        # runner on the host does.
+        sweep_dead(INNER_NAME)
     cg_name = f"inner-{os.getpid()}-{secrets.token_hex(4)}" if cgroup_version() else None
     home = os.path.expanduser("~")
     from rlvr_grade.sandbox import mounts

@@ -254,9 +254,9 @@ class LocalBackend(Backend):
             )
         use_cgroup = self.mode == "root" and cgroup_version() is not None
         if use_cgroup:
-            from rlvr_grade.sandbox.cgroups import sweep_dead_slots
+            from rlvr_grade.sandbox.cgroups import SLOT_NAME, sweep_dead
 
-            sweep_dead_slots()
+            sweep_dead(SLOT_NAME)
         # The pid in the cgroup names is the one that runs the workers (a backend built before
         # a fork and started after it names them after the child), so the sweep above in a
         # later run can tell when they are orphans.
