@@ -73,6 +73,39 @@ def test_output_flood_is_cut_and_fails(grader):
     assert o.status == "fail" and o.case_verdicts[0] == "OLE", o
 
 
+# -- a case that closes its stdout/stderr is still running: closed pipes end its output, not it --
+# The answer is written and flushed, fd 1 and fd 2 are closed (C's fclose(stdout) does the
+# same), and the program goes on. The harness used to stop at EOF on every pipe and SIGKILL
+# the still-running case, which came out as MLE (a SIGKILL under the CPU limit).
+CLOSE_PY = "import os, sys, time\na, b = map(int, input().split())\nprint(a + b, flush=True)\nos.close(1)\nos.close(2)\n"
+CLOSE_C = ("#include <stdio.h>\n#include <unistd.h>\nint main(void){long long a,b; if(scanf(\"%lld %lld\",&a,&b)!=2) return 1;"
+           " printf(\"%lld\\n\",a+b); fclose(stdout); fclose(stderr); %s }\n")
+
+
+def test_a_case_that_closes_its_pipes_then_exits_is_judged_on_its_output(grader):
+    rows = [{"completion": CLOSE_PY + "time.sleep(0.2)\n", "tests": cases("sum")}]
+    if "c" in AVAILABLE:
+        rows.append({"completion": CLOSE_C.replace("%s", "usleep(200000); return 0;"), "language": "c", "tests": cases("sum")})
+    for o in grader.grade(rows):
+        assert o.status == "pass" and o.case_verdicts == ("AC", "AC", "AC"), o
+
+
+def test_a_case_that_closes_its_pipes_then_spins_is_a_time_limit(grader):
+    rows = [{"completion": CLOSE_PY + "while True: pass\n", "tests": cases("sum")}]
+    if "c" in AVAILABLE:
+        rows.append({"completion": CLOSE_C.replace("%s", "volatile unsigned long n = 0; for (;;) n++;"),
+                     "language": "c", "tests": cases("sum")})
+    for o in grader.grade(rows):
+        assert o.status == "timeout" and o.case_verdicts == ("TLE", "-", "-"), o
+
+
+def test_a_case_that_closes_its_pipes_then_sleeps_forever_hits_the_wall_deadline(grader):
+    # No CPU is spent, so only the wall-clock backstop ends it: with no pipe left open the loop
+    # must still wait on the process (and time it out), not on the pipes.
+    o = grader.grade([{"completion": CLOSE_PY + "time.sleep(3600)\n", "tests": cases("sum")}])[0]
+    assert o.status == "timeout" and o.case_verdicts == ("TLE", "-", "-"), o
+
+
 def test_many_large_outputs_fit_the_report_channel(grader):
     # 24 cases x 600-900 KB = ~19 MB of output: more than the 16 MiB report channel holds raw, so
     # without compression the last cases would go missing and a correct program would fail.

@@ -140,7 +140,12 @@ def run_process(
     exited = killed = False
     deadline = t0 + wall_s
     drain_until = None
-    while open_fds:
+    # The case is over when its process exits (the pidfd fires) or the wall deadline hits,
+    # not when its pipes close: a program may close fd 1 and fd 2 (C's fclose(stdout)) and go
+    # on computing or exit a little later. With every pipe closed the poll below waits on the
+    # pidfd alone, until the deadline; stopping at EOF would SIGKILL a running case and judge
+    # it on that kill of ours (MLE/RE) instead of on its output or its time.
+    while open_fds or not exited:
         now = time.monotonic()
         if not exited and now >= deadline:
             _kill_group(pid)
@@ -169,6 +174,10 @@ def run_process(
                 over = True
                 if not exited:
                     _kill_group(pid)  # output limit exceeded: no point in running on
+    # The case's process has exited (the loop only ends once the pidfd fired), so this does not
+    # touch its status: the zombie keeps the group's id alive, and the kill takes whatever of
+    # the case still runs in the background (which may be what held the pipes open) before
+    # the reap below frees the id.
     _kill_group(pid)
     _, status, ru = os.wait4(pid, 0)
     for fd in list(bufs) + [pidfd]:
