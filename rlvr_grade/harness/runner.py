@@ -104,16 +104,89 @@ def test_imports(tree: ast.AST) -> list[str]:
 # copy-on-write faults). Snapshots are tuples: a candidate cannot rewrite one in place.
 _COMMON = ("builtins", __name__, strict.__name__, "traceback", "math", "operator", "re", "collections",
            "itertools", "functools", "heapq", "bisect", "string", "typing", "json", "fractions", "decimal")
-_SNAPSHOTS: dict[str, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+_SNAPSHOTS: dict[str, tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = {}
+
+
+def _dict_version_reader() -> Callable[[dict[str, Any]], int] | None:
+    """A reader of a dict's version tag (PEP 509: CPython gives every dict a tag that changes
+    whenever the dict does), or None where this interpreter's dicts do not behave so. It is
+    what lets `restore()` skip a module nobody touched without reading its values: reading a
+    value increfs it, and each one sits on a page the check child then copies (a first restore
+    over builtins and a few modules cost ~130 copy-on-write faults, ~0.7 ms). The reader goes
+    through ctypes' own C getter and from_address, taken here (the candidate cannot swap them
+    for its own), and is checked on live dicts before it is trusted: wrong offset, a debug
+    build's larger header, or an interpreter without the tag, and it is not used."""
+    try:
+        import ctypes
+
+        get = ctypes._SimpleCData.__dict__["value"].__get__
+        at = ctypes.c_uint64.from_address
+        offset = 3 * ctypes.sizeof(ctypes.c_void_p)  # after ob_refcnt, ob_type, ma_used
+    except Exception:  # noqa: BLE001 - no ctypes here: restore() reads every value
+        return None
+    _id = id
+
+    def version(d: dict[str, Any]) -> int:
+        return get(at(_id(d) + offset))
+
+    try:
+        d: dict[Any, Any] = {}
+        other: dict[Any, Any] = {"x": 1}
+        seen = [version(d), version(other)]
+        d["a"] = 1
+        seen.append(version(d))
+        d["a"] = 2  # a value replaced: the size stays, the tag must still move
+        seen.append(version(d))
+        del d["a"]
+        seen.append(version(d))
+        steady = version(d) == seen[-1] and version(other) == seen[1]
+        if not steady or len({seen[0], *seen[2:]}) != 4:
+            return None
+    except Exception:  # noqa: BLE001
+        return None
+    return version
+
+
+_VERSION = _dict_version_reader()
+
+
+def _snapshot(mod: Any) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]:
+    """(live dict, its items, its version tag when they were taken). The tag is read first: a
+    change between the two reads then shows as a changed tag (a full restore), never as an
+    unchanged one."""
+    live = mod.__dict__
+    tag = _VERSION(live) if _VERSION is not None else None
+    return live, tuple(live.items()), tag
 
 
 def snapshot_common() -> None:
     """Take the snapshots of the modules in _COMMON that are already imported (the worker
-    calls this once after importing the harness; the checks it forks inherit them)."""
+    calls this once after importing the harness; the checks it forks inherit them), and
+    build the per-check state of an asserts check (see _asserts_state)."""
     for name in _COMMON:
         mod = sys.modules.get(name)
         if mod is not None and name not in _SNAPSHOTS:
-            _SNAPSHOTS[name] = (mod.__dict__, tuple(mod.__dict__.items()))
+            _SNAPSHOTS[name] = _snapshot(mod)
+    _PREBUILT["asserts"] = _asserts_state()
+
+
+# Built in the warm worker, before any check: each check child inherits its own copy (fork
+# copies on write; no candidate has run in the worker), takes it once and builds nothing.
+# Building it per child cost ~0.6 ms, mostly copy-on-write faults: copying builtins' dict and
+# making the helpers' closures increfs every builtin they hold, on pages shared with the worker.
+_PREBUILT: dict[str, Any] = {}
+ISOLATED_TESTDIR = "/tmp/t"  # sandbox/isolation.TESTDIR: the guard's protected folder in a check
+
+
+def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], SoftRecorder, Any, Guard]:
+    """(pristine builtins, strict helpers, soft-assert recorder, the `solution` module, the
+    guard for ISOLATED_TESTDIR, built but not installed) for one asserts check."""
+    import types
+
+    guard = Guard(trusted_files=[TESTS_FILENAME])
+    guard.protected_dirs = (os.path.join(os.path.realpath(ISOLATED_TESTDIR), ""),)
+    guard.hook  # noqa: B018 - builds the hook's closure now
+    return strict.pristine_builtins(), strict.make_namespace(), SoftRecorder(), types.ModuleType("solution"), guard
 
 
 def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callable[[], None]:
@@ -135,16 +208,25 @@ def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callabl
                 mod = importlib.import_module(name)
             except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
                 continue
-            snap = (mod.__dict__, tuple(mod.__dict__.items()))
+            snap = _snapshot(mod)
         snaps.append(snap)
-    snaps_t = tuple(snaps)
+    snaps_t = tuple((live, items) for live, items, _ in snaps)
+    # The tag each dict had when it last matched its snapshot. A list in this closure: reached
+    # only through frames or gc, which the guard refuses to candidate code.
+    known = [tag for _, _, tag in snaps]
+    version = _VERSION
     get = dict.get
+    _enumerate = enumerate
 
     def restore() -> None:
-        for live, items in snaps_t:
+        for i, (live, items) in _enumerate(snaps_t):
+            if version is not None and version(live) == known[i]:
+                continue  # untouched since it last matched: nothing to read or put back
             for k, v in items:
                 if get(live, k) is not v:
                     live[k] = v
+            if version is not None:
+                known[i] = version(live)
 
     return restore
 
@@ -206,8 +288,6 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
 
 
 def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
-    import types
-
     program = payload["program"]
     setup = payload.get("setup") or ""
     code = _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
@@ -220,15 +300,16 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
 
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
-    builtin_names, helpers = strict.pristine_builtins(), strict.make_namespace()
-    soft_state = SoftRecorder()
+    builtin_names, helpers, soft_state, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
     record, begin = soft_state.record, soft_state.begin
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
-    module = types.ModuleType("solution")
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
-    guard = _make_guard(testdir, [TESTS_FILENAME], payload)
+    if testdir == ISOLATED_TESTDIR and (payload.get("options") or {}).get("guard") is not False:
+        guard.install()
+    else:
+        guard = _make_guard(testdir, [TESTS_FILENAME], payload)
     guard.arm()
     try:
         run(code, ns)

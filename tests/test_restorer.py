@@ -1,0 +1,73 @@
+"""The pristine restorer (harness/runner.py): what a candidate rebinds in builtins, the harness
+and the modules the tests import is put back before the tests and after each step. Untouched
+modules are skipped by their dict's version tag, so these tests check that every kind of
+change still moves the tag and that a skip never hides a patch."""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import pytest
+
+from rlvr_grade.harness import runner
+
+
+def test_every_change_to_a_dict_moves_its_version_tag():
+    version = runner._VERSION
+    if version is None:
+        pytest.skip("this interpreter's dicts carry no usable version tag: restore() reads every value")
+    d = {"a": 1, "b": 2}
+    changes = [
+        lambda: d.__setitem__("a", 3),  # a value replaced: the size stays
+        lambda: d.__delitem__("b"),
+        lambda: d.update({"c": 4}),
+        lambda: d.setdefault("e", 5),
+        lambda: d.pop("c"),
+        lambda: d.popitem(),
+        lambda: dict.__init__(d, {"f": 6}),
+        lambda: d.clear(),
+    ]
+    for change in changes:
+        before = version(d)
+        change()
+        assert version(d) != before
+    other = {"x": 1}
+    tag = version(other)
+    d["z"] = 1
+    assert version(other) == tag  # another dict's change leaves this one's tag alone
+
+
+def test_a_restore_that_skipped_still_puts_back_every_later_patch():
+    restore = runner.pristine_restorer(["math"])
+    real_isclose, real_exec = math.isclose, builtins.exec
+    try:
+        restore()  # nothing changed: skipped by tag
+        math.isclose = lambda *a, **k: True
+        restore()
+        assert math.isclose is real_isclose
+        restore()  # skipped again, with the tag of the restored dict
+        math.isclose = lambda *a, **k: True
+        vars(builtins).update(exec=lambda *a, **k: None)
+        restore()
+        assert math.isclose is real_isclose and builtins.exec is real_exec
+        del math.isclose
+        restore()
+        assert math.isclose is real_isclose
+    finally:
+        math.isclose, builtins.exec = real_isclose, real_exec
+
+
+def test_a_module_changed_before_the_restorer_was_made_is_put_back_to_its_snapshot():
+    # The worker's snapshots carry the tag they were taken at: a module changed after that
+    # (in the child, before the restorer) does not match it, so the first restore reads it whole.
+    snap = runner._SNAPSHOTS.get("math") or runner._snapshot(math)
+    runner._SNAPSHOTS["math"] = snap
+    real = math.isclose
+    try:
+        math.isclose = lambda *a, **k: True
+        restore = runner.pristine_restorer(["math"])
+        restore()
+        assert math.isclose is real
+    finally:
+        math.isclose = real
