@@ -146,14 +146,14 @@ def host():
     h.cleanup()
 
 
-def _backend(host: Host, seccomp: bool):
+def _backend(host: Host, seccomp: bool, c_setup: bool = True):
     from rlvr_grade.sandbox.local import LocalBackend
 
     old_home, old_secret = os.environ.get("HOME"), os.environ.get("RLVR_ADV_SECRET")
     os.environ["HOME"] = str(host.home)
     os.environ["RLVR_ADV_SECRET"] = SECRET  # the grader's environment must not reach a check
     try:
-        backend = LocalBackend(concurrency=2 if seccomp else 1, seccomp=seccomp)
+        backend = LocalBackend(concurrency=2 if seccomp else 1, seccomp=seccomp, c_setup=c_setup)
         backend.start()
     finally:
         for key, old in (("HOME", old_home), ("RLVR_ADV_SECRET", old_secret)):
@@ -164,9 +164,22 @@ def _backend(host: Host, seccomp: bool):
     return backend
 
 
+@pytest.fixture(scope="module", params=["c", "python"])
+def setup_path(request):
+    """Every attack runs against both set-up paths of a check child: sandbox/_child.c (where it
+    is built, as after `make install`) and the Python steps it stands in for."""
+    from rlvr_grade.sandbox.zygote import _c_setup
+
+    if request.param == "c" and _c_setup() is None:
+        pytest.skip("sandbox/_child.c is not built here (no compiler at install): the Python path is tested")
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def sandbox(host):
-    backend = _backend(host, seccomp=True)
+def sandbox(host, setup_path):
+    backend = _backend(host, seccomp=True, c_setup=setup_path == "c")
+    setup = backend.isolation().get("setup", "")
+    assert ("in C" in setup) == (setup_path == "c"), setup
     yield Harness(backend)
     names = [s.init.get("cgroup") for s in backend._slots]
     backend.close()
@@ -176,9 +189,9 @@ def sandbox(host):
 
 
 @pytest.fixture(scope="module")
-def no_seccomp(host):
+def no_seccomp(host, setup_path):
     """The same sandbox without its seccomp layer: each other layer must hold on its own."""
-    backend = _backend(host, seccomp=False)
+    backend = _backend(host, seccomp=False, c_setup=setup_path == "c")
     yield Harness(backend)
     backend.close()
 
@@ -200,7 +213,7 @@ def test_fork_bomb_is_capped_and_timed_out(sandbox):
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_process_cap_holds_for_a_bounded_fork_bomb(layer, request):
+def test_process_cap_holds_for_a_bounded_fork_bomb(layer, setup_path, request):
     h = request.getfixturevalue(layer)
     ex, _ = _expect(h, "fork_many", ("fail",))
     forked = int(ex.stdout.split("forked")[-1].split()[0])
@@ -276,7 +289,7 @@ class _Listener:
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_host_loopback_server_is_unreachable(layer, request):
+def test_host_loopback_server_is_unreachable(layer, setup_path, request):
     h = request.getfixturevalue(layer)
     server = _Listener()
     try:
@@ -295,7 +308,7 @@ def test_host_loopback_server_is_unreachable(layer, request):
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_outside_address_is_unreachable(layer, request):
+def test_outside_address_is_unreachable(layer, setup_path, request):
     h = request.getfixturevalue(layer)
     try:
         ip = socket.gethostbyname("pypi.org")
@@ -312,7 +325,7 @@ def test_refused_syscalls(sandbox):
 
 # -- the host's files and processes ---------------------------------------------------------
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_host_secrets_are_not_readable(layer, request, host):
+def test_host_secrets_are_not_readable(layer, setup_path, request, host):
     h = request.getfixturevalue(layer)
     assert all(SECRET in Path(p).read_text() for p in host.secret_paths[:2])  # they are there
     ex, _ = _expect(h, "read_host_secrets", ("fail",), PATHS=host.secret_paths, SECRET=SECRET, GRADER_PID=os.getpid())
@@ -363,7 +376,7 @@ def test_another_checks_files_and_processes_are_unreachable(sandbox):
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_writes_outside_the_workdir_do_not_reach_the_host(layer, request, host):
+def test_writes_outside_the_workdir_do_not_reach_the_host(layer, setup_path, request, host):
     h = request.getfixturevalue(layer)
     targets = [str(host.outside / "owned"), "/etc/rlvr-owned", "/var/tmp/rlvr-owned-" + uuid.uuid4().hex,
                os.path.join(os.getcwd(), "rlvr-owned"), "/dev/shm/../rlvr-owned"]
@@ -384,7 +397,7 @@ def test_daemon_does_not_outlive_its_check(sandbox):
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_raising_its_own_limits_back_fails(layer, request):
+def test_raising_its_own_limits_back_fails(layer, setup_path, request):
     h = request.getfixturevalue(layer)
     ex, _ = _expect(h, "raise_own_limits", ("fail",))
     assert "mount:" in ex.stdout and "mount: 0" not in ex.stdout

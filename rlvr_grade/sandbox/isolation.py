@@ -125,7 +125,7 @@ def enter_filesystem(plan: IsolationPlan, disk_mb: int, template: int) -> tuple[
     # under /tmp, its paths are bound back from here into the check's fresh /tmp.
     old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if plan.tmp_keep else None
     flags = linux.MS_NOSUID | linux.MS_NODEV
-    linux.mount("tmpfs", "/tmp", "tmpfs", flags, f"size={int(disk_mb)}m,mode=1777")
+    linux.mount("tmpfs", "/tmp", "tmpfs", flags, tmp_options(disk_mb))
     if old_tmp is not None:
         for path in plan.tmp_keep:
             if not path.startswith("/tmp/"):
@@ -134,11 +134,34 @@ def enter_filesystem(plan: IsolationPlan, disk_mb: int, template: int) -> tuple[
             linux.mount(f"/proc/self/fd/{old_tmp}/{path[len('/tmp/'):]}", path, None, linux.MS_BIND | linux.MS_REC)
             linux.mount_setattr_recursive(path, linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
         os.close(old_tmp)
-    linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, "size=16m,mode=1777")
+    linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, SHM_OPTIONS)
     linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
     os.makedirs(WORKDIR)
     os.makedirs(TESTDIR)
     return WORKDIR, TESTDIR
+
+
+def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
+    """(resource, limit) for a check, each set soft = hard: CPU backstop, core, file size,
+    processes, and address space when no memory cgroup caps the check."""
+    # A backstop per process (whole seconds): with a cgroup, the zygote stops the check at its
+    # exact limit from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
+    cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if plan.has_cgroup else 0)
+    nproc = int(limits["processes"])
+    if plan.mode == "userns":
+        nproc += plan.nproc_base  # RLIMIT_NPROC counts every process of the host uid
+    out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
+           (resource.RLIMIT_NPROC, nproc)]
+    if not plan.has_cgroup:
+        out.append((resource.RLIMIT_AS, int(limits["memory_mb"]) << 20))
+    return out
+
+
+def tmp_options(disk_mb: int) -> str:
+    return f"size={int(disk_mb)}m,mode=1777"
+
+
+SHM_OPTIONS = "size=16m,mode=1777"
 
 
 def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | None = None) -> None:
@@ -146,20 +169,8 @@ def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | 
     cgroup), then the uid drop and no_new_privs. `limits` is asdict(Limits)."""
     if plan.isolated and plan.mode != "userns" and workdir:
         os.chown(workdir, plan.uid, plan.uid)
-    # A backstop per process (whole seconds): with a cgroup, the zygote stops the check at its
-    # exact limit from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
-    cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if plan.has_cgroup else 0)
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    fsize = int(limits["file_bytes"])
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    nproc = int(limits["processes"])
-    if plan.mode == "userns":
-        nproc += plan.nproc_base  # RLIMIT_NPROC counts every process of the host uid
-    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    if not plan.has_cgroup:
-        mem = int(limits["memory_mb"]) << 20
-        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    for res, value in rlimits(plan, limits):
+        resource.setrlimit(res, (value, value))
     if plan.mode == "userns":
         # A nested user namespace that owns nothing: the check keeps no capability over the
         # mount, network or pid namespaces set up above (so no remount rw, no new mounts).

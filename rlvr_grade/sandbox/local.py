@@ -200,14 +200,16 @@ class LocalBackend(Backend):
 
     def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
                  seccomp: bool = True, mode: str = "auto", check_path: str = CHECK_PATH,
-                 tmp_keep: list[str] | None = None):
+                 tmp_keep: list[str] | None = None, c_setup: bool = True):
         """`mode`: "root" (namespaces, cgroups, a per-slot uid), "userns" (an unprivileged
         grader: the same namespaces owned by a user namespace, no cgroups), "none" (no
         isolation at all: only with `allow_unisolated`), or "auto" (the strongest available).
         `allow_unisolated` is the explicit opt-in to run untrusted code with the network on
         and the filesystem writable when no isolation is possible. `check_path` is the PATH
         checks run with, where compilers and runtimes are looked up. `tmp_keep` (for tests):
-        paths under /tmp that checks see read-only in their fresh /tmp, like a venv there."""
+        paths under /tmp that checks see read-only in their fresh /tmp, like a venv there.
+        `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
+        where sandbox/_child.c is built."""
         self.concurrency = concurrency or os.cpu_count() or 1
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
@@ -215,6 +217,7 @@ class LocalBackend(Backend):
         self.seccomp = seccomp  # off only to test the other layers on their own
         self.check_path = check_path
         self.tmp_keep = list(tmp_keep or ())
+        self.c_setup = c_setup
         self._slots: list[_Slot] = []
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
@@ -277,6 +280,7 @@ class LocalBackend(Backend):
                 "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
                 "hide": self.hide,
                 "tmp_keep": self.tmp_keep,
+                "c_setup": self.c_setup,
                 "seccomp": self.isolate and self.seccomp,
                 # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
                 # would load into every pytest check otherwise, slower and not chosen by anyone.

@@ -42,6 +42,9 @@ class Config:
         # Paths under /tmp bound back read-only into every check's fresh /tmp, on top of the
         # interpreter's own (mounts.tmp_resident_paths): how a test reaches that binding.
         self.tmp_keep: list[str] = list(init.get("tmp_keep", ()))
+        # The check child's set-up in C (sandbox/_child.c) where it is built: the Python steps
+        # touched ~230 pages a check after fork. False (tests) keeps the Python path.
+        self.c_setup: bool = init.get("c_setup", True)
 
 
 class Zygote:
@@ -59,8 +62,12 @@ class Zygote:
             tmp_keep=tuple(mounts.tmp_resident_paths(cfg.tmp_keep)),
         )
         self.template: int | None = None
+        self._c_enter = None
         if cfg.isolate:
             self.template = isolation.make_template(self.plan)
+            if cfg.mode == "root" and not self.plan.tmp_keep and cfg.c_setup:
+                self._c_enter = _c_setup()
+            self.features["setup"] = "per check in C (sandbox/_child.c)" if self._c_enter else "per check in Python"
             # Every isolated check gets the same environment and default signal dispositions:
             # set them here, once, and each child inherits them. Done per child they cost
             # ~1 ms of copy-on-write faults (os.environ's Python-level bookkeeping, 3 handlers).
@@ -94,10 +101,39 @@ class Zygote:
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"
 
+    def _c_spec(self, payload: dict[str, Any], limits: dict[str, Any]) -> tuple | None:
+        """Everything _child.enter needs that varies per check, made before the fork (None:
+        this check takes the Python path)."""
+        files = []
+        for path, text in check_files(payload, isolation.WORKDIR, isolation.TESTDIR):
+            path_b = path.encode()
+            if b"\0" in path_b:
+                return None  # os.open refuses it with the error the Python path reports
+            files.append((path_b, text.encode("utf-8", "surrogatepass")))
+        cgroup_files = () if self.cgroup is None else self._cgroup_files
+        return (cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), isolation.SHM_OPTIONS,
+                (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), isolation.WORKDIR,
+                self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
+                self.filter.program if self.filter is not None else None, isolation.WORKDIR)
+
+    @property
+    def _cgroup_files(self) -> tuple[bytes, ...]:
+        """The file per cgroup directory that moves a thread in (see isolation.join_cgroup)."""
+        if self._cg_files is None:
+            found = []
+            for d in self.cgroup.dirs:
+                tasks = os.path.join(d, "tasks")
+                found.append((tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs")).encode())
+            self._cg_files = tuple(found)
+        return self._cg_files
+
+    _cg_files: tuple[bytes, ...] | None = None
+
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
         payload = req["payload"]
         limits = req["limits"]
+        spec = self._c_spec(payload, limits) if self._c_enter is not None else None
         nonce = os.urandom(16).hex()  # not `secrets`: it loads OpenSSL (~1 MB per fork)
         res_r, res_w = os.pipe()
         # The child says "ok" here once its sandbox is set up, then closes it before any
@@ -126,7 +162,12 @@ class Zygote:
             code = 70
             try:
                 os.close(res_r), os.close(out_r), os.close(err_r), os.close(setup_r)
-                self._child(payload, limits, nonce, res_w, out_w, err_w, setup_w)
+                if spec is not None:
+                    chan = self._c_enter(res_w, out_w, err_w, setup_w, self.template, *spec)
+                    _SETUP_FD[0] = chan + 1
+                    run_candidate(payload, nonce, chan, isolation.WORKDIR, isolation.TESTDIR)
+                else:
+                    self._child(payload, limits, nonce, res_w, out_w, err_w, setup_w)
                 code = 0
             except BaseException:  # noqa: BLE001 - report what broke the setup, then die
                 try:
@@ -305,6 +346,16 @@ class Zygote:
         run_candidate(payload, nonce, chan, workdir, testdir)
 
 
+def _c_setup():
+    """sandbox/_child.c's enter(), or None where the extension was not built (no compiler at
+    install time): the Python path then does the same steps."""
+    try:
+        from rlvr_grade.sandbox import _child
+    except ImportError:
+        return None
+    return _child.enter
+
+
 def enter_workdir(env: dict[str, str] | None, workdir: str, tmpdir: str, chdir: bool = True) -> None:  # pragma: no cover
     """The check child's cwd, a clean environment, default signal dispositions. `env` None:
     the environment and dispositions were set in the worker before the fork (Zygote)."""
@@ -368,17 +419,24 @@ def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, keep: in
     return chan
 
 
-def write_files(payload: dict[str, Any], workdir: str, testdir: str) -> None:
+def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:
+    """(path, text) of every file a check starts with, each written read-only."""
     from rlvr_grade.harness.runner import TEST_MODULE, WORKDIR_SOLUTION
 
     program = payload["program"]
     if payload.get("setup"):
         program = payload["setup"] + "\n" + program
-    _write_ro(os.path.join(workdir, WORKDIR_SOLUTION), program)
+    files = [(os.path.join(workdir, WORKDIR_SOLUTION), program)]
     if payload["style"] == "pytest":
-        _write_ro(os.path.join(testdir, TEST_MODULE), payload["tests"])
+        files.append((os.path.join(testdir, TEST_MODULE), payload["tests"]))
     for name, content in payload.get("files", {}).items():
-        _write_ro(os.path.join(workdir, os.path.basename(name)), content)
+        files.append((os.path.join(workdir, os.path.basename(name)), content))
+    return files
+
+
+def write_files(payload: dict[str, Any], workdir: str, testdir: str) -> None:
+    for path, text in check_files(payload, workdir, testdir):
+        _write_ro(path, text)
 
 
 def _write_ro(path: str, text: str) -> None:
