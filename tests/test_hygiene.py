@@ -262,10 +262,12 @@ def visible(path):
 
 
 @requires_root
-def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_of_tmp_is(tmp_path):
+@pytest.mark.parametrize("c_setup", [True, False], ids=["c", "python"])
+def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_of_tmp_is(tmp_path, c_setup):
     """An interpreter under /tmp must stay reachable in each check's fresh /tmp: a directory
-    kept through the same binding (mounts.tmp_resident_paths + isolation.enter_filesystem)
-    can be read, cannot be written even though its mode allows it, and its sibling is gone."""
+    kept through the same binding (mounts.tmp_resident_paths + isolation.enter_filesystem, or
+    sandbox/_child.c) can be read, cannot be written even though its mode allows it, and its
+    sibling is gone."""
     keep, other = tmp_path / "keep", tmp_path / "other"
     for d in (keep, other):
         d.mkdir()
@@ -277,7 +279,7 @@ def test_a_kept_tmp_path_is_readable_and_read_only_in_a_check_and_nothing_else_o
              f"assert not visible({str(other)!r})\n"
              f"assert not visible({str(tmp_path / 'in-the-grader')!r})\n")
     (tmp_path / "in-the-grader").write_text("x")
-    with Grader(backend=LocalBackend(concurrency=1, tmp_keep=[str(keep)]), concurrency=1) as g:
+    with Grader(backend=LocalBackend(concurrency=1, tmp_keep=[str(keep)], c_setup=c_setup), concurrency=1) as g:
         [outcome] = g.grade([{"completion": KEEP_PROBE, "tests": tests}])
     assert (outcome.status, outcome.tests_passed) == ("pass", 4), outcome.error
     assert not (keep / "new.txt").exists()

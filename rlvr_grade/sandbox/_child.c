@@ -32,9 +32,39 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#ifndef CLOSE_RANGE_UNSHARE
-#define CLOSE_RANGE_UNSHARE 0
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442 /* the same number on every architecture (Linux 5.12) */
 #endif
+#define RLVR_AT_RECURSIVE 0x8000
+#define RLVR_MOUNT_ATTR_RDONLY 0x1
+#define RLVR_MOUNT_ATTR_NOSUID 0x2
+
+struct rlvr_mount_attr {
+    unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+/* mkdir -p, each missing level 0777 (less the umask), as os.makedirs does */
+static int make_dirs(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
 
 static int fail(int setup_fd, const char *step)
 {
@@ -78,9 +108,11 @@ static int close_from(unsigned int first, unsigned int last)
     return 0;
 }
 
-/* enter(res_w, out_w, err_w, setup_w, template, cgroup_files, tmp_opts, shm_opts, dirs,
- *       files, chown_dir, uid, rlimits, seccomp, workdir) -> chan
+/* enter(res_w, out_w, err_w, setup_w, template, cgroup_files, tmp_opts, keep, shm_opts,
+ *       dirs, files, chown_dir, uid, rlimits, seccomp, workdir) -> chan
  *
+ * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): interpreter paths
+ * that live under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
  * cgroup_files: tuple of bytes (each gets "0": moves this thread, i.e. this process);
  * dirs: tuple of bytes made after the mounts; files: tuple of (path bytes, data bytes),
  * written 0444; rlimits: tuple of (resource, limit) set soft = hard; seccomp: bytes of
@@ -88,10 +120,11 @@ static int close_from(unsigned int first, unsigned int last)
 static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, templ, uid;
-    PyObject *cgroup_files, *dirs, *files, *rlimits, *seccomp;
+    PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
     const char *tmp_opts, *shm_opts, *chown_dir, *workdir;
-    if (!PyArg_ParseTuple(args, "iiiiiO!ssO!O!siO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
-                          &PyTuple_Type, &cgroup_files, &tmp_opts, &shm_opts, &PyTuple_Type, &dirs,
+    if (!PyArg_ParseTuple(args, "iiiiiO!sO!sO!O!siO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
+                          &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
+                          &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &chown_dir, &uid, &PyTuple_Type, &rlimits, &seccomp,
                           &workdir))
         return NULL;
@@ -141,8 +174,27 @@ static PyObject *enter(PyObject *self, PyObject *args)
     }
     if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) < 0)
         return fail(setup_fd, "unshare"), NULL;
+    /* the host's /tmp, held before the fresh one covers it: where the interpreter lives */
+    int old_tmp = -1;
+    if (PyTuple_GET_SIZE(keep) > 0 && (old_tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return fail(setup_fd, "open /tmp"), NULL;
     if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts) < 0)
         return fail(setup_fd, "mount /tmp"), NULL;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keep); i++) {
+        PyObject *pair = PyTuple_GET_ITEM(keep, i);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(pair, 0))
+            || !PyBytes_Check(PyTuple_GET_ITEM(pair, 1)))
+            return PyErr_SetString(PyExc_TypeError, "keep: (bytes, bytes)"), NULL;
+        const char *path = PyBytes_AS_STRING(PyTuple_GET_ITEM(pair, 0));
+        char src[4200];
+        snprintf(src, sizeof src, "/proc/self/fd/%d/%s", old_tmp, PyBytes_AS_STRING(PyTuple_GET_ITEM(pair, 1)));
+        struct rlvr_mount_attr attr = {RLVR_MOUNT_ATTR_RDONLY | RLVR_MOUNT_ATTR_NOSUID, 0, 0, 0};
+        if (make_dirs(path) < 0 || mount(src, path, NULL, MS_BIND | MS_REC, NULL) < 0
+            || syscall(SYS_mount_setattr, AT_FDCWD, path, RLVR_AT_RECURSIVE, &attr, sizeof attr) < 0)
+            return fail(setup_fd, "bind the interpreter's /tmp paths"), NULL;
+    }
+    if (old_tmp >= 0)
+        close(old_tmp);
     if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, shm_opts) < 0)
         return fail(setup_fd, "mount /dev/shm"), NULL;
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)

@@ -65,7 +65,7 @@ class Zygote:
         self._c_enter = None
         if cfg.isolate:
             self.template = isolation.make_template(self.plan)
-            if cfg.mode == "root" and not self.plan.tmp_keep and cfg.c_setup:
+            if cfg.mode == "root" and cfg.c_setup:
                 self._c_enter = _c_setup()
             self.features["setup"] = "per check in C (sandbox/_child.c)" if self._c_enter else "per check in Python"
             # Every isolated check gets the same environment and default signal dispositions:
@@ -111,7 +111,7 @@ class Zygote:
                 return None  # os.open refuses it with the error the Python path reports
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
         cgroup_files = () if self.cgroup is None else self._cgroup_files
-        return (cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), isolation.SHM_OPTIONS,
+        return (cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), self._c_keep, isolation.SHM_OPTIONS,
                 (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), isolation.WORKDIR,
                 self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
                 self.filter.program if self.filter is not None else None, isolation.WORKDIR)
@@ -128,6 +128,11 @@ class Zygote:
         return self._cg_files
 
     _cg_files: tuple[bytes, ...] | None = None
+
+    @property
+    def _c_keep(self) -> tuple[tuple[bytes, bytes], ...]:
+        """plan.tmp_keep as _child.enter takes it: (path, path relative to /tmp)."""
+        return tuple((p.encode(), p[len("/tmp/"):].encode()) for p in self.plan.tmp_keep if p.startswith("/tmp/"))
 
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
