@@ -249,6 +249,18 @@ def test_output_flood_is_capped(sandbox):
     assert len(ex.stdout.encode()) <= QUICK.output_bytes and len(ex.stderr.encode()) <= QUICK.output_bytes
 
 
+def test_a_check_that_writes_more_than_its_pipes_hold_runs_to_the_end(sandbox):
+    # The worker drains a check's pipes lazily (when it ends, or every 50 ms) and turns eager
+    # once a drain finds much. 4 MiB to stdout in one go fills the pipe (1 MiB) and blocks the
+    # writer until then; a worker that waited for the end to drain would leave it blocked until
+    # the wall limit, and the check would time out instead of passing.
+    source = "import sys\nsys.stdout.write('x' * (4 << 20))\nsys.stdout.flush()\nsys.stderr.write('y' * (2 << 20))\ndone = True\n"
+    ex, out = sandbox.run(source.replace("done = True", "escaped = lambda: True"), Limits(cpu_s=2.0, wall_s=8.0))
+    assert (out.status, out.reward) == ("pass", 1.0), (out, ex.stderr[-300:])
+    assert ex.output_truncated and ex.wall_s < 4.0
+    sandbox.assert_clean_and_alive()
+
+
 def test_disk_fill_stops_at_the_tmp_size(sandbox):
     ex, _ = _expect(sandbox, "disk_fill_tmp", ("fail",))
     assert "No space left" in ex.stdout
