@@ -109,7 +109,8 @@ def run_system(s: System, w: workloads.Workload, files: dict[str, str], tmp: str
         return {"n": len(verdicts), "wall_s": st.wall_s, "cpu_s": st.cpu_s, "verdicts": verdicts, "lat_ms": lat,
                 "maxrss_mb": st.maxrss_mb}
     if s.kind == "library":
-        cmd = [py, DRIVER, "library", files["rows"], res, "--workers", str(cores), "--timeout", str(TIMEOUT_S),
+        # --workers 0: the library's own default slot count, as the CLI row uses the CLI's
+        cmd = [py, DRIVER, "library", files["rows"], res, "--workers", "0", "--timeout", str(TIMEOUT_S),
                "--grade-args", json.dumps(w.cli_args)]
     elif s.kind == "floor":
         cmd = [py, DRIVER, "floor", files["jobs"], res, "--timeout", str(TIMEOUT_S)]

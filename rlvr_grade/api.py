@@ -20,7 +20,7 @@ from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
-from rlvr_grade.pool import done_future, ordered_map, with_retries
+from rlvr_grade.pool import default_slots, done_future, ordered_map, with_retries
 from rlvr_grade.sandbox import make_backend
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
@@ -46,7 +46,7 @@ class ScoreOptions:
 
     @property
     def workers(self) -> int:
-        return self.concurrency or os.cpu_count() or 1
+        return self.concurrency or default_slots()
 
 
 class StrictError(Exception):

@@ -93,7 +93,7 @@ def score(
     reward: Shape = typer.Option(Shape.binary, help="binary: 1 if all pass; fraction: passed/total; bonus: small reward for code that runs."),
     bonus: float = typer.Option(0.1, help="Reward for code that runs cleanly but fails tests (--reward bonus)."),
     on_suspicious: OnSuspicious = typer.Option(OnSuspicious.flag, help="flag: list reward-hacking signs in the `flags` column; zero: also set a flagged row's reward to 0."),
-    concurrency: int = typer.Option(0, "-j", "--concurrency", help="Checks run at once (default: CPU count)."),
+    concurrency: int = typer.Option(0, "-j", "--concurrency", help="Checks run at once (default: CPU count + 2)."),
     timeout: float = typer.Option(10.0, help="CPU seconds per check (the real limit)."),
     wall_timeout: Optional[float] = typer.Option(None, help="Wall-clock backstop per check (default 2 x timeout + 5 s)."),
     memory: int = typer.Option(512, help="Memory per check, MiB."),

@@ -48,7 +48,9 @@ class GvisorBackend(Backend):
         python: str | None = None,
         hide: list[str] | None = None,
     ):
-        self.concurrency = concurrency or os.cpu_count() or 1
+        from rlvr_grade.pool import default_slots
+
+        self.concurrency = concurrency or default_slots()
         self.runsc = runsc
         self.platform = platform
         self.grace_s = grace_s

@@ -210,7 +210,9 @@ class LocalBackend(Backend):
         paths under /tmp that checks see read-only in their fresh /tmp, like a venv there.
         `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
         where sandbox/_child.c is built."""
-        self.concurrency = concurrency or os.cpu_count() or 1
+        from rlvr_grade.pool import default_slots
+
+        self.concurrency = concurrency or default_slots()
         home = os.path.expanduser("~")
         self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
         self.allow_unisolated = allow_unisolated
