@@ -327,3 +327,19 @@ def test_local_workers_outlive_the_short_lived_thread_that_started_them():
         assert zygotes() - before == workers  # the same workers: none had to be restarted
     finally:
         backend.close()
+
+
+@requires_root
+def test_slots_beyond_one_per_core_start_on_their_first_check_and_grade_like_the_others():
+    """start() spawns one worker per core; the extra slots (the default has two) start when a
+    check first takes them. Every slot then grades, with the same verdicts."""
+    cores = os.cpu_count() or 1
+    rows = [{"completion": f"def f():\n    return {i}\n", "tests": f"assert f() == {i if i % 2 else -1}\n"}
+            for i in range(4 * (cores + 2))]
+    backend = LocalBackend(concurrency=cores + 2)
+    with Grader(backend=backend, concurrency=cores + 2) as g:
+        started = [s.proc is not None for s in backend._slots]
+        assert started == [True] * cores + [False] * 2
+        outcomes = g.grade(rows)
+        assert all(s.proc is not None for s in backend._slots)  # every slot took checks
+    assert [o.status for o in outcomes] == ["fail" if i % 2 == 0 else "pass" for i in range(len(rows))]
