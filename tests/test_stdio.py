@@ -104,6 +104,8 @@ def test_a_case_that_closes_its_pipes_then_sleeps_forever_hits_the_wall_deadline
     # must still wait on the process (and time it out), not on the pipes.
     o = grader.grade([{"completion": CLOSE_PY + "time.sleep(3600)\n", "tests": cases("sum")}])[0]
     assert o.status == "timeout" and o.case_verdicts == ("TLE", "-", "-"), o
+    # ...and the message says what ran out: the wall clock, not the CPU it never used
+    assert "wall-clock limit" in o.error and "CPU limit" not in o.error, o.error
 
 
 def test_many_large_outputs_fit_the_report_channel(grader):

@@ -44,6 +44,7 @@ class CaseRun:
     exit_code: int | None
     signal: int | None
     extra: bytes = b""  # the call style's private result pipe
+    wall_s: float | None = None  # the wall limit that stopped it, when that (not CPU) did
 
 
 def harden_parent() -> None:
@@ -199,7 +200,10 @@ def run_process(
         verdict = "RE"
     else:
         verdict = "OK"
-    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"")
+    # Stopped by our wall deadline without spending its CPU limit: it waited (sleep, a blocking
+    # read, a full pipe), which the message should say rather than blame the CPU.
+    by_wall = wall_s if verdict == "TLE" and killed and cpu < cpu_s * 0.95 else None
+    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"", by_wall)
 
 
 def _kill_group(pid: int) -> None:
@@ -217,6 +221,8 @@ def _tail(err: bytes) -> str:
 
 
 def describe(run: CaseRun, cpu_limit: float) -> str:
+    if run.verdict == "TLE" and run.wall_s is not None:
+        return f"TLE: over the {run.wall_s:g}s wall-clock limit per case, with {run.cpu_s:.2f}s of CPU (waiting, not computing)"
     if run.verdict == "TLE":
         return f"TLE: over the {cpu_limit:g}s CPU limit per case"
     if run.verdict == "OLE":

@@ -73,6 +73,8 @@ class Zygote:
             self.template = isolation.make_template(self.plan)
             if cfg.mode == "root" and cfg.c_setup:
                 self._c_enter = _c_setup()
+                if self._c_enter is not None:
+                    self._c_fixed()
             self.features["setup"] = "per check in C (sandbox/_child.c)" if self._c_enter else "per check in Python"
             # Every isolated check gets the same environment and default signal dispositions:
             # set them here, once, and each child inherits them. Done per child they cost
@@ -116,29 +118,21 @@ class Zygote:
             if b"\0" in path_b:
                 return None  # os.open refuses it with the error the Python path reports
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
-        cgroup_files = () if self.cgroup is None else self._cgroup_files
-        return (cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), self._c_keep, isolation.SHM_OPTIONS,
+        return (self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), self._c_keep, isolation.SHM_OPTIONS,
                 (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), isolation.WORKDIR,
                 self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
                 self.filter.program if self.filter is not None else None, isolation.WORKDIR)
 
-    @property
-    def _cgroup_files(self) -> tuple[bytes, ...]:
-        """The file per cgroup directory that moves a thread in (see isolation.join_cgroup)."""
-        if self._cg_files is None:
-            found = []
-            for d in self.cgroup.dirs:
-                tasks = os.path.join(d, "tasks")
-                found.append((tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs")).encode())
-            self._cg_files = tuple(found)
-        return self._cg_files
-
-    _cg_files: tuple[bytes, ...] | None = None
-
-    @property
-    def _c_keep(self) -> tuple[tuple[bytes, bytes], ...]:
-        """plan.tmp_keep as _child.enter takes it: (path, path relative to /tmp)."""
-        return tuple((p.encode(), p[len("/tmp/"):].encode()) for p in self.plan.tmp_keep if p.startswith("/tmp/"))
+    def _c_fixed(self) -> None:
+        """What _child.enter takes that is the same for every check of this worker: the file
+        per cgroup directory that moves a thread in (see isolation.join_cgroup), and
+        plan.tmp_keep as (path, path relative to /tmp)."""
+        files = []
+        for d in self.cgroup.dirs if self.cgroup is not None else ():
+            tasks = os.path.join(d, "tasks")
+            files.append((tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs")).encode())
+        self._c_cgroup_files = tuple(files)
+        self._c_keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in self.plan.tmp_keep if p.startswith("/tmp/"))
 
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
