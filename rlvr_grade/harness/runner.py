@@ -88,15 +88,9 @@ def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str],
     return ns
 
 
-def test_imports(tree: ast.AST) -> list[str]:
+def test_imports(tree: ast.Module) -> list[str]:
     """Modules the test code imports (absolute imports; the candidate's own `solution` aside)."""
-    found: set[str] = set()
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Import):
-            found.update(a.name for a in n.names)
-        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
-            found.add(n.module)
-    return sorted(m for m in found if m.split(".")[0] != "solution")
+    return _scan_tests(tree)[2]
 
 
 # Modules whose snapshot the warm worker takes once, before any check (see snapshot_common):

@@ -43,6 +43,19 @@ struct rlvr_mount_attr {
     unsigned long long attr_set, attr_clr, propagation, userns_fd;
 };
 
+/* `pair` as (bytes, bytes): sets *first and *second, or a TypeError naming `what` */
+static int bytes_pair(PyObject *pair, const char *what, PyObject **first, PyObject **second)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(pair, 0))
+        || !PyBytes_Check(PyTuple_GET_ITEM(pair, 1))) {
+        PyErr_Format(PyExc_TypeError, "%s: (bytes, bytes)", what);
+        return -1;
+    }
+    *first = PyTuple_GET_ITEM(pair, 0);
+    *second = PyTuple_GET_ITEM(pair, 1);
+    return 0;
+}
+
 /* mkdir -p, each missing level 0777 (less the umask), as os.makedirs does */
 static int make_dirs(const char *path)
 {
@@ -109,7 +122,7 @@ static int close_from(unsigned int first, unsigned int last)
 }
 
 /* enter(res_w, out_w, err_w, setup_w, template, cgroup_files, tmp_opts, keep, shm_opts,
- *       dirs, files, chown_dir, uid, rlimits, seccomp, workdir) -> chan
+ *       dirs, files, uid, rlimits, seccomp, workdir) -> chan
  *
  * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): interpreter paths
  * that live under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
@@ -121,11 +134,11 @@ static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, templ, uid;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
-    const char *tmp_opts, *shm_opts, *chown_dir, *workdir;
-    if (!PyArg_ParseTuple(args, "iiiiiO!sO!sO!O!siO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
+    const char *tmp_opts, *shm_opts, *workdir;
+    if (!PyArg_ParseTuple(args, "iiiiiO!sO!sO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
                           &PyTuple_Type, &dirs,
-                          &PyTuple_Type, &files, &chown_dir, &uid, &PyTuple_Type, &rlimits, &seccomp,
+                          &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
                           &workdir))
         return NULL;
 
@@ -181,13 +194,12 @@ static PyObject *enter(PyObject *self, PyObject *args)
     if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts) < 0)
         return fail(setup_fd, "mount /tmp"), NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keep); i++) {
-        PyObject *pair = PyTuple_GET_ITEM(keep, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(pair, 0))
-            || !PyBytes_Check(PyTuple_GET_ITEM(pair, 1)))
-            return PyErr_SetString(PyExc_TypeError, "keep: (bytes, bytes)"), NULL;
-        const char *path = PyBytes_AS_STRING(PyTuple_GET_ITEM(pair, 0));
+        PyObject *abs_path, *rel_path;
+        if (bytes_pair(PyTuple_GET_ITEM(keep, i), "keep", &abs_path, &rel_path) < 0)
+            return NULL;
+        const char *path = PyBytes_AS_STRING(abs_path);
         char src[4200];
-        snprintf(src, sizeof src, "/proc/self/fd/%d/%s", old_tmp, PyBytes_AS_STRING(PyTuple_GET_ITEM(pair, 1)));
+        snprintf(src, sizeof src, "/proc/self/fd/%d/%s", old_tmp, PyBytes_AS_STRING(rel_path));
         struct rlvr_mount_attr attr = {RLVR_MOUNT_ATTR_RDONLY | RLVR_MOUNT_ATTR_NOSUID, 0, 0, 0};
         if (make_dirs(path) < 0 || mount(src, path, NULL, MS_BIND | MS_REC, NULL) < 0
             || syscall(SYS_mount_setattr, AT_FDCWD, path, RLVR_AT_RECURSIVE, &attr, sizeof attr) < 0)
@@ -209,19 +221,17 @@ static PyObject *enter(PyObject *self, PyObject *args)
 
     /* write_files */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(files); i++) {
-        PyObject *pair = PyTuple_GET_ITEM(files, i);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyBytes_Check(PyTuple_GET_ITEM(pair, 0))
-            || !PyBytes_Check(PyTuple_GET_ITEM(pair, 1)))
-            return PyErr_SetString(PyExc_TypeError, "files: (bytes, bytes)"), NULL;
-        PyObject *data = PyTuple_GET_ITEM(pair, 1);
-        int fd = open(PyBytes_AS_STRING(PyTuple_GET_ITEM(pair, 0)), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+        PyObject *file_path, *data;
+        if (bytes_pair(PyTuple_GET_ITEM(files, i), "files", &file_path, &data) < 0)
+            return NULL;
+        int fd = open(PyBytes_AS_STRING(file_path), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
         if (fd < 0 || write_all(fd, PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data)) < 0)
             return fail(setup_fd, "write files"), NULL;
         close(fd);
     }
 
     /* drop_privileges (root mode): the workdir to the check's uid, rlimits, the uid drop */
-    if (chown(chown_dir, (uid_t)uid, (gid_t)uid) < 0)
+    if (chown(workdir, (uid_t)uid, (gid_t)uid) < 0)
         return fail(setup_fd, "chown"), NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(rlimits); i++) {
         PyObject *pair = PyTuple_GET_ITEM(rlimits, i);

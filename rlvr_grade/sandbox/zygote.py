@@ -119,8 +119,7 @@ class Zygote:
                 return None  # os.open refuses it with the error the Python path reports
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
         return (self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), self._c_keep, isolation.SHM_OPTIONS,
-                (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), isolation.WORKDIR,
-                self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
+                (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
                 self.filter.program if self.filter is not None else None, isolation.WORKDIR)
 
     def _c_fixed(self) -> None:
