@@ -16,9 +16,10 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sa
 
 
 def zygotes() -> set[int]:
-    """Pids of this process's sandbox workers, read from /proc (not from the backend's internals)."""
+    """Pids of this process's sandbox workers, read from /proc (not from the backend's internals):
+    started by us, or forked by a seed we started (the seed itself is not a worker)."""
     me = os.getpid()
-    found = set()
+    procs = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -29,9 +30,10 @@ def zygotes() -> set[int]:
                 cmd = fh.read()
         except (OSError, IndexError, ValueError):
             continue
-        if ppid == me and b"rlvr_grade.sandbox.zygote" in cmd:
-            found.add(int(entry))
-    return found
+        if b"rlvr_grade.sandbox.zygote" in cmd:
+            procs[int(entry)] = (ppid, b"seed_main" in cmd)
+    seeds = {pid for pid, (ppid, seed) in procs.items() if seed and ppid == me}
+    return {pid for pid, (ppid, _) in procs.items() if pid not in seeds and (ppid == me or ppid in seeds)}
 
 
 def rows_for(k: int, n: int = 12) -> tuple[list[dict], list[str]]:

@@ -21,7 +21,7 @@ from rlvr_grade.api import Grader
 from rlvr_grade.io.writers import sweep_parts
 from rlvr_grade.sandbox import cgroups
 from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend
-from rlvr_grade.types import Rollout
+from rlvr_grade.types import Rollout, SandboxError
 from tests.conftest import requires_root, write_jsonl
 from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
 
@@ -343,3 +343,86 @@ def test_slots_beyond_one_per_core_start_on_their_first_check_and_grade_like_the
         outcomes = g.grade(rows)
         assert all(s.proc is not None for s in backend._slots)  # every slot took checks
     assert [o.status for o in outcomes] == ["fail" if i % 2 == 0 else "pass" for i in range(len(rows))]
+
+
+def _ppid(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as fh:
+        return int(fh.read().rsplit(")", 1)[1].split()[1])
+
+
+@requires_root
+def test_lean_workers_are_forked_by_one_warm_seed():
+    """One interpreter start and warm-up per backend: every slot's lean worker, and one that
+    replaces a killed worker, is forked by the backend's seed; a pytest twin is started on its
+    own; close() ends the seed."""
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.scoring import verdict
+
+    opts = CheckOptions().resolved()
+    quick = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), opts)
+    warm = build_check(Rollout(1, {"completion": "def f():\n    return 1\n", "tests": "from solution import f\n\ndef test_a():\n    assert f() == 1\n"}), opts)
+    backend = LocalBackend(concurrency=2)
+    backend.start()
+    try:
+        seed = backend._seed.proc.pid
+        assert _ppid(seed) == os.getpid()
+        assert [_ppid(s.proc.pid) for s in backend._slots] == [seed, seed]
+        victim = backend._slots[0].proc.pid
+        os.kill(victim, 9)
+        backend._slots[0].proc.wait(10)
+        with pytest.raises(SandboxError):  # the dead worker's slot fails its next check once...
+            backend.run(quick)
+        for _ in range(2):  # ...then a new worker takes it (the free-slot queue is FIFO)
+            assert verdict(quick, backend.run(quick))[0] == "pass"
+        assert victim not in [s.proc.pid for s in backend._slots]
+        assert [_ppid(s.proc.pid) for s in backend._slots] == [seed, seed]
+        assert verdict(warm, backend.run(warm))[0] == "pass"
+        twin = next(s.twin for s in backend._slots if s.twin is not None)
+        assert _ppid(twin.proc.pid) == os.getpid()
+        # A dead seed takes its workers with it (PDEATHSIG); the next spawn starts a new seed.
+        os.kill(seed, 9)
+        for slot in backend._slots:
+            slot.proc.wait(10)
+        failed = 0
+        for _ in range(4):
+            try:
+                assert verdict(quick, backend.run(quick))[0] == "pass"
+            except SandboxError:
+                failed += 1
+        assert failed == 2
+        seed2 = backend._seed.proc.pid
+        assert seed2 != seed and [_ppid(s.proc.pid) for s in backend._slots] == [seed2, seed2]
+    finally:
+        backend.close()
+    assert backend._seed is None
+    for pid in (seed, seed2):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+@requires_root
+def test_cpu_of_checks_run_by_seed_forked_workers_reaches_the_graders_rusage():
+    """The seed reaps its workers and close() waits for the seed, so the CPU time checks spent
+    reaches the grader's children rusage (what the benchmark counts). A seed that let the
+    kernel reap its workers would lose it: what is counted then is the seed's own start-up
+    (~0.2 s), under the 1 s this check burns."""
+    import resource
+
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.scoring import verdict
+
+    burn = "import time\n_t = time.process_time()\nwhile time.process_time() - _t < 1.0:\n    pass\ndef f():\n    return 1\n"
+    check = build_check(Rollout(0, {"completion": burn, "tests": "assert f() == 1"}), CheckOptions().resolved())
+
+    def cpu() -> float:
+        r = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return r.ru_utime + r.ru_stime
+
+    before = cpu()
+    backend = LocalBackend(concurrency=1)
+    backend.start()
+    try:
+        assert verdict(check, backend.run(check))[0] == "pass"
+    finally:
+        backend.close()
+    assert cpu() - before >= 1.0

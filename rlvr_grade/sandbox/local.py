@@ -73,6 +73,122 @@ class _Launcher:
         self._jobs.put(None)
 
 
+class _Forked:
+    """A worker the seed forked, driven through a pidfd like a Popen (pid, poll, kill, wait):
+    the seed is its parent and the kernel reaps it, so its exit status is not ours to read
+    (poll and wait give -1 once it is gone)."""
+
+    def __init__(self, pid: int, pidfd: int):
+        self.pid = pid
+        self._pidfd = pidfd
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        return self.wait(0) if self.returncode is None else self.returncode
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        if self.returncode is None:
+            import select
+
+            p = select.poll()
+            p.register(self._pidfd, select.POLLIN)
+            if not p.poll(None if timeout is None else int(timeout * 1000)):
+                if timeout == 0:
+                    return None
+                raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout)
+            self.returncode = -1
+            os.close(self._pidfd)
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            try:
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+class _Seed:
+    """The backend's one warm lean interpreter (zygote.seed_main), forking each slot's lean
+    worker on request: one interpreter start and warm-up per backend instead of one per slot.
+    Started by the launcher thread on the first request, and again if it died."""
+
+    def __init__(self, launcher: _Launcher | None):
+        self.launcher = launcher
+        self.proc: subprocess.Popen | None = None
+        self.sock = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        import socket
+
+        self.close()
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        code = (
+            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d)"
+            % (PACKAGE_PARENT, theirs.fileno())
+        )
+
+        def popen() -> subprocess.Popen:
+            return subprocess.Popen(
+                [sys.executable, "-s", "-c", code],
+                pass_fds=(theirs.fileno(),),
+                env=_zygote_env(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+            )
+
+        try:
+            self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self.sock = ours
+
+    def fork_worker(self, to_child_r: int, from_child_w: int) -> _Forked:
+        """A new lean worker holding these two pipe ends (our copies stay open)."""
+        import socket
+
+        with self._lock:
+            if self.proc is None or self.proc.poll() is not None:
+                self._start()
+            try:
+                socket.send_fds(self.sock, [b"fork"], [to_child_r, from_child_w])
+                msg, fds, _, _ = socket.recv_fds(self.sock, 256, 1)
+            except OSError as exc:
+                self.close()
+                raise SandboxError(f"local sandbox: the seed worker failed: {exc}") from exc
+            if not msg or not fds:
+                for fd in fds:
+                    os.close(fd)
+                detail = msg.decode(errors="replace") if msg else "it exited during start-up"
+                self.close()
+                raise SandboxError(f"local sandbox: the seed worker could not fork a worker: {detail}")
+            return _Forked(int(msg), fds[0])
+
+    def close(self) -> None:
+        if self.sock is not None:
+            # The seed reads EOF, kills and reaps its workers, and exits. Waited for, so their CPU
+            # time reaches our children rusage; killed if it hangs (its workers die with it).
+            self.sock.close()
+            self.sock = None
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            try:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            self.proc = None
+
+
 class _Slot:
     """One slot's lean worker (asserts/stdio/call/validate checks: the harness only, no
     pytest). Its pytest-warm `twin` is started on the slot's first pytest check, so a run
@@ -85,6 +201,7 @@ class _Slot:
         self.features: dict[str, str] = {}
         self.twin: _Slot | None = None
         self.launcher: _Launcher | None = None
+        self.seed: _Seed | None = None  # forks this slot's lean worker (not its pytest twin)
 
     def pytest_worker(self) -> _Slot:
         """The slot's pytest-warm worker, started (or restarted after a death) on demand."""
@@ -118,7 +235,10 @@ class _Slot:
             )
 
         try:
-            self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
+            if self.seed is not None and self.init.get("warm") == "lean":
+                self.proc = self.seed.fork_worker(to_child_r, from_child_w)
+            else:
+                self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
         except BaseException:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -224,6 +344,7 @@ class LocalBackend(Backend):
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
         self._launcher: _Launcher | None = None
+        self._seed: _Seed | None = None
         if mode not in ("auto", "root", "userns", "none"):
             raise ValueError(f"unknown local sandbox mode {mode!r}")
         self.mode = mode
@@ -271,6 +392,8 @@ class LocalBackend(Backend):
         slots = []
         if self._launcher is None:
             self._launcher = _Launcher()
+        if self._seed is None:
+            self._seed = _Seed(self._launcher)
         for i in range(self.concurrency):
             init = {
                 "warm": "lean",
@@ -291,6 +414,7 @@ class LocalBackend(Backend):
             }
             slots.append(_Slot(i, init))
             slots[-1].launcher = self._launcher
+            slots[-1].seed = self._seed
         # In parallel: each worker's start-up is mostly its own interpreter importing, and
         # one after another 8 slots took 17.7 s on a loaded 2-core machine.
         from concurrent.futures import ThreadPoolExecutor
@@ -357,6 +481,9 @@ class LocalBackend(Backend):
                 except OSError:
                     pass
         self._slots.clear()
+        if self._seed is not None:
+            self._seed.close()
+            self._seed = None
         if self._launcher is not None:
             self._launcher.stop()
             self._launcher = None
