@@ -351,10 +351,10 @@ def _ppid(pid: int) -> int:
 
 
 @requires_root
-def test_lean_workers_are_forked_by_one_warm_seed():
-    """One interpreter start and warm-up per backend: every slot's lean worker, and one that
-    replaces a killed worker, is forked by the backend's seed; a pytest twin is started on its
-    own; close() ends the seed."""
+def test_workers_are_forked_by_one_warm_seed_per_kind():
+    """One interpreter start and warm-up per backend and kind of worker: every slot's lean
+    worker, and one that replaces a killed worker, is forked by the backend's lean seed; a
+    pytest twin by its pytest seed; close() ends the seeds."""
     from rlvr_grade.checks import CheckOptions, build_check
     from rlvr_grade.scoring import verdict
 
@@ -364,7 +364,7 @@ def test_lean_workers_are_forked_by_one_warm_seed():
     backend = LocalBackend(concurrency=2)
     backend.start()
     try:
-        seed = backend._seed.proc.pid
+        seed = backend._seeds["lean"].proc.pid
         assert _ppid(seed) == os.getpid()
         assert [_ppid(s.proc.pid) for s in backend._slots] == [seed, seed]
         victim = backend._slots[0].proc.pid
@@ -378,7 +378,8 @@ def test_lean_workers_are_forked_by_one_warm_seed():
         assert [_ppid(s.proc.pid) for s in backend._slots] == [seed, seed]
         assert verdict(warm, backend.run(warm))[0] == "pass"
         twin = next(s.twin for s in backend._slots if s.twin is not None)
-        assert _ppid(twin.proc.pid) == os.getpid()
+        pytest_seed = backend._seeds["pytest"].proc.pid
+        assert _ppid(twin.proc.pid) == pytest_seed != seed and _ppid(pytest_seed) == os.getpid()
         # A dead seed takes its workers with it (PDEATHSIG); the next spawn starts a new seed.
         os.kill(seed, 9)
         for slot in backend._slots:
@@ -390,12 +391,12 @@ def test_lean_workers_are_forked_by_one_warm_seed():
             except SandboxError:
                 failed += 1
         assert failed == 2
-        seed2 = backend._seed.proc.pid
+        seed2 = backend._seeds["lean"].proc.pid
         assert seed2 != seed and [_ppid(s.proc.pid) for s in backend._slots] == [seed2, seed2]
     finally:
         backend.close()
-    assert backend._seed is None
-    for pid in (seed, seed2):
+    assert backend._seeds == {}
+    for pid in (seed, seed2, pytest_seed):
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 

@@ -109,12 +109,14 @@ class _Forked:
 
 
 class _Seed:
-    """The backend's one warm lean interpreter (zygote.seed_main), forking each slot's lean
-    worker on request: one interpreter start and warm-up per backend instead of one per slot.
-    Started by the launcher thread on the first request, and again if it died."""
+    """A backend's warm interpreter for one kind of worker (zygote.seed_main), forking each
+    slot's worker of that kind on request: one interpreter start and warm-up per backend and
+    kind instead of one per slot. Started by the launcher thread on the first request, and
+    again if it died."""
 
-    def __init__(self, launcher: _Launcher | None):
+    def __init__(self, launcher: _Launcher | None, warm: str):
         self.launcher = launcher
+        self.warm = warm
         self.proc: subprocess.Popen | None = None
         self.sock = None
         self._lock = threading.Lock()
@@ -125,8 +127,8 @@ class _Seed:
         self.close()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         code = (
-            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d)"
-            % (PACKAGE_PARENT, theirs.fileno())
+            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r)"
+            % (PACKAGE_PARENT, theirs.fileno(), self.warm)
         )
 
         def popen() -> subprocess.Popen:
@@ -150,7 +152,7 @@ class _Seed:
         self.sock = ours
 
     def fork_worker(self, to_child_r: int, from_child_w: int) -> _Forked:
-        """A new lean worker holding these two pipe ends (our copies stay open)."""
+        """A new worker holding these two pipe ends (our copies stay open)."""
         import socket
 
         with self._lock:
@@ -201,7 +203,7 @@ class _Slot:
         self.features: dict[str, str] = {}
         self.twin: _Slot | None = None
         self.launcher: _Launcher | None = None
-        self.seed: _Seed | None = None  # forks this slot's lean worker (not its pytest twin)
+        self.seeds: dict[str, _Seed] = {}  # the backend's, by kind of worker ("lean", "pytest")
 
     def pytest_worker(self) -> _Slot:
         """The slot's pytest-warm worker, started (or restarted after a death) on demand."""
@@ -212,6 +214,7 @@ class _Slot:
                 init["cgroup"] = init["cgroup"] + "-py"
             self.twin = _Slot(self.index, init)
             self.twin.launcher = self.launcher
+            self.twin.seeds = self.seeds
         if self.twin.proc is None:
             self.twin.spawn()
         return self.twin
@@ -235,8 +238,9 @@ class _Slot:
             )
 
         try:
-            if self.seed is not None and self.init.get("warm") == "lean":
-                self.proc = self.seed.fork_worker(to_child_r, from_child_w)
+            seed = self.seeds.get(self.init.get("warm", "pytest"))
+            if seed is not None:
+                self.proc = seed.fork_worker(to_child_r, from_child_w)
             else:
                 self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
         except BaseException:
@@ -344,7 +348,7 @@ class LocalBackend(Backend):
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
         self._launcher: _Launcher | None = None
-        self._seed: _Seed | None = None
+        self._seeds: dict[str, _Seed] = {}  # started on their first worker
         if mode not in ("auto", "root", "userns", "none"):
             raise ValueError(f"unknown local sandbox mode {mode!r}")
         self.mode = mode
@@ -392,8 +396,8 @@ class LocalBackend(Backend):
         slots = []
         if self._launcher is None:
             self._launcher = _Launcher()
-        if self._seed is None:
-            self._seed = _Seed(self._launcher)
+        if not self._seeds:
+            self._seeds.update((warm, _Seed(self._launcher, warm)) for warm in ("lean", "pytest"))
         for i in range(self.concurrency):
             init = {
                 "warm": "lean",
@@ -414,7 +418,7 @@ class LocalBackend(Backend):
             }
             slots.append(_Slot(i, init))
             slots[-1].launcher = self._launcher
-            slots[-1].seed = self._seed
+            slots[-1].seeds = self._seeds
         # In parallel: each worker's start-up is mostly its own interpreter importing, and
         # one after another 8 slots took 17.7 s on a loaded 2-core machine.
         from concurrent.futures import ThreadPoolExecutor
@@ -481,9 +485,9 @@ class LocalBackend(Backend):
                 except OSError:
                     pass
         self._slots.clear()
-        if self._seed is not None:
-            self._seed.close()
-            self._seed = None
+        for seed in self._seeds.values():
+            seed.close()
+        self._seeds.clear()
         if self._launcher is not None:
             self._launcher.stop()
             self._launcher = None

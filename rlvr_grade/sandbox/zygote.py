@@ -607,8 +607,8 @@ def become_userns_init() -> None:
 
 
 def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
-    """A slot's worker: started on its own (`python -c`), or forked by the seed already warm
-    for lean checks (`warmed`)."""
+    """A slot's worker: started on its own (`python -c`), or forked by a seed already warm
+    (`warmed`) for its kind of checks."""
     # Our frames travel on private fds; fd 0/1 point elsewhere so nothing stray corrupts them.
     devnull = os.open("/dev/null", os.O_RDWR)
     os.dup2(devnull, 0)
@@ -620,9 +620,8 @@ def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
         cfg = Config(init)
         if cfg.mode == "userns":
             become_userns_init()
-        pytest_warm = init.get("warm", "pytest") == "pytest"
-        if pytest_warm or not warmed:
-            warm_up(pytest_warm)
+        if not warmed:
+            warm_up(init.get("warm", "pytest") == "pytest")
         zygote = Zygote(cfg)
     except BaseException as exc:  # noqa: BLE001
         protocol.send(out_fd, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
@@ -641,11 +640,11 @@ def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
         protocol.send(out_fd, resp)
 
 
-def seed_main(ctl_fd: int) -> None:
-    """The backend's seed: one interpreter that starts and warms up for lean checks once, then
-    forks every slot's lean worker on request, so a worker costs a fork and its own set-up
-    (~40 ms of CPU) instead of an interpreter start, imports and warm-up (~160 ms each, four
-    per run at the default slot count). A request on `ctl_fd` (a SOCK_SEQPACKET socket) carries
+def seed_main(ctl_fd: int, warm: str = "lean") -> None:
+    """A backend's seed for one kind of worker (`warm`: "lean" or "pytest"): one interpreter
+    that starts and warms up once, then forks every slot's worker of that kind on request, so
+    a worker costs a fork and its own set-up (~40 ms of CPU) instead of an interpreter start,
+    imports and warm-up (~160 ms lean, ~500 ms with pytest; four slots at the default). A request on `ctl_fd` (a SOCK_SEQPACKET socket) carries
     the worker's two protocol pipes as SCM_RIGHTS; the answer carries a pidfd of the worker,
     opened before the worker can exit (it waits for its init), so the grader never signals a
     recycled pid. The seed holds no slot's state: uid, cgroup and namespaces are each worker's,
@@ -656,7 +655,7 @@ def seed_main(ctl_fd: int) -> None:
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sock = socket.socket(fileno=ctl_fd)
-    warm_up(False)
+    warm_up(warm == "pytest")
     gc.collect()
     gc.freeze()  # the workers' own collections then never walk (and copy) the seed's heap
     # The seed reaps its workers (the grader watches them through pidfds), so their CPU time
