@@ -1,3 +1,3 @@
-from rlvr_grade.cli import main
+from rlvr_grade.entry import main
 
 main()

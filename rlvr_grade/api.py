@@ -14,7 +14,7 @@ from concurrent.futures import Future, InvalidStateError, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rlvr_grade import judging, scoring
+from rlvr_grade import scoring
 from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.flags import scan as scan_flags
@@ -69,6 +69,17 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
 
 # backend -> the threads its checks run on (and its workers were spawned from).
 _POOLS: "weakref.WeakKeyDictionary[Backend, ThreadPoolExecutor]" = weakref.WeakKeyDictionary()
+
+
+def _judging(check: Check) -> Any:
+    """The judging module for a stdio check, else None: only stdio checks have judges and
+    output validators, and importing it (the stdio harness, the comparators) costs every CLI
+    start ~35 ms."""
+    if check.style != "stdio":
+        return None
+    from rlvr_grade import judging
+
+    return judging
 
 
 class Grader:
@@ -215,7 +226,8 @@ class Grader:
         upgrade must not serve the old compiler's rewards. Python rows need none, so a Python
         run never pays for asking a toolchain its version."""
         langs = {check.language}
-        if judging.needs_validator(check):
+        judging = _judging(check)
+        if judging is not None and judging.needs_validator(check):
             langs.add(str(judging.judge_options(check)["validator"].get("language", "cpp")))
         langs.discard("python")
         if not langs:
@@ -247,7 +259,8 @@ class Grader:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
-        if judging.needs_validator(check):  # the output validator: its own sandbox check
+        judging = _judging(check)
+        if judging is not None and judging.needs_validator(check):  # the output validator: its own sandbox check
             try:
                 ex = with_retries(lambda: judging.validate(self.backend, check, ex), self.options.retries, self.options.retry_delay)
             except SandboxError as exc:

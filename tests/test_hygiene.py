@@ -427,3 +427,58 @@ def test_cpu_of_checks_run_by_seed_forked_workers_reaches_the_graders_rusage():
     finally:
         backend.close()
     assert cpu() - before >= 1.0
+
+
+def test_the_command_starts_a_seed_early_only_for_local_grading():
+    from rlvr_grade.entry import grades_locally
+
+    assert grades_locally(["score", "in.jsonl", "-o", "out.jsonl"])
+    assert grades_locally(["filter", "in.jsonl", "-o", "out.jsonl", "--backend", "local"])
+    assert grades_locally(["score", "in.jsonl", "--backend=local"])
+    assert not grades_locally(["score", "in.jsonl", "--backend", "beam"])
+    assert not grades_locally(["score", "in.jsonl", "--backend=gvisor"])
+    assert not grades_locally(["score", "--help"])
+    assert not grades_locally(["doctor"])
+    assert not grades_locally(["--version"])
+    assert not grades_locally([])
+
+
+@requires_root
+def test_a_seed_started_early_is_adopted_by_the_first_backend():
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.sandbox import local
+    from rlvr_grade.scoring import verdict
+
+    local.start_seed_early()
+    early = local._EARLY[-1][1].proc.pid
+    backend = LocalBackend(concurrency=1)
+    backend.start()
+    try:
+        assert local._EARLY == []
+        assert backend._seeds["lean"].proc.pid == early
+        assert _ppid(backend._slots[0].proc.pid) == early
+        check = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), CheckOptions().resolved())
+        assert verdict(check, backend.run(check))[0] == "pass"
+    finally:
+        backend.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(early, 0)
+
+
+def test_a_seed_started_early_and_never_adopted_dies_with_its_process():
+    out = subprocess.run(
+        [sys.executable, "-c", "from rlvr_grade.sandbox import local; local.start_seed_early(); print(local._EARLY[0][1].proc.pid)"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )
+    seed = int(out.stdout)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            with open(f"/proc/{seed}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break  # dead, waiting for whoever adopted it to reap it
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the early seed outlived the process that started it")
