@@ -345,6 +345,11 @@ def test_slots_beyond_one_per_core_start_on_their_first_check_and_grade_like_the
     assert [o.status for o in outcomes] == ["fail" if i % 2 == 0 else "pass" for i in range(len(rows))]
 
 
+def _comm(pid: int) -> str:
+    with open(f"/proc/{pid}/comm") as fh:
+        return fh.read().strip()
+
+
 def _ppid(pid: int) -> int:
     with open(f"/proc/{pid}/stat") as fh:
         return int(fh.read().rsplit(")", 1)[1].split()[1])
@@ -367,6 +372,8 @@ def test_workers_are_forked_by_one_warm_seed_per_kind():
         seed = backend._seeds["lean"].proc.pid
         assert _ppid(seed) == os.getpid()
         assert [_ppid(s.proc.pid) for s in backend._slots] == [seed, seed]
+        # One command line for a seed and its workers: their names tell them apart in ps/top.
+        assert [_comm(p) for p in (seed, *(s.proc.pid for s in backend._slots))] == ["rlvr-seed-lean", "rlvr-slot0", "rlvr-slot1"]
         victim = backend._slots[0].proc.pid
         os.kill(victim, 9)
         backend._slots[0].proc.wait(10)
@@ -380,6 +387,7 @@ def test_workers_are_forked_by_one_warm_seed_per_kind():
         twin = next(s.twin for s in backend._slots if s.twin is not None)
         pytest_seed = backend._seeds["pytest"].proc.pid
         assert _ppid(twin.proc.pid) == pytest_seed != seed and _ppid(pytest_seed) == os.getpid()
+        assert (_comm(pytest_seed), _comm(twin.proc.pid)) == ("rlvr-seed-pytes", f"rlvr-slot{twin.index}-py")  # comm holds 15 bytes
         # A dead seed takes its workers with it (PDEATHSIG); the next spawn starts a new seed.
         os.kill(seed, 9)
         for slot in backend._slots:

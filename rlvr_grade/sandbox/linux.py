@@ -25,6 +25,7 @@ MS_PRIVATE = 1 << 18
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
+PR_SET_NAME = 15
 
 AT_RECURSIVE = 0x8000
 MOUNT_ATTR_RDONLY = 0x1
@@ -112,6 +113,13 @@ def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0) -> N
 
 def prctl(option: int, arg2: int = 0) -> None:
     _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)), "prctl")
+
+
+def set_name(name: str) -> None:
+    """This process's name as ps -o comm, top and /proc/PID/comm show it (15 bytes at most):
+    a seed and the workers it forks share one command line, so their names tell them apart."""
+    _check(_libc.prctl(ctypes.c_int(PR_SET_NAME), ctypes.c_char_p(name.encode()[:15]), ctypes.c_ulong(0),
+                       ctypes.c_ulong(0), ctypes.c_ulong(0)), "prctl")
 
 
 class _CapHeader(ctypes.Structure):

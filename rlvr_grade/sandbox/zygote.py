@@ -618,6 +618,7 @@ def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
         return
     try:
         cfg = Config(init)
+        linux.set_name(f"rlvr-slot{cfg.slot}" + ("-py" if init.get("warm", "pytest") == "pytest" else ""))
         if cfg.mode == "userns":
             become_userns_init()
         if not warmed:
@@ -655,6 +656,7 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
     sock = socket.socket(fileno=ctl_fd)
+    linux.set_name(f"rlvr-seed-{warm}")  # "rlvr-seed-pytes": comm holds 15 bytes
     warm_up(warm == "pytest")
     gc.collect()
     gc.freeze()  # the workers' own collections then never walk (and copy) the seed's heap
