@@ -143,3 +143,40 @@ def test_text_cache_does_not_keep_a_failure():
     with pytest.raises(ValueError):
         cache.get("t", boom)
     assert cache.get("t", lambda t: 1) == 1
+
+
+# -- the candidate compiled by the grader (prepared.pack_program) ------------------------------
+
+# An assert and __debug__ in the candidate's own code: compiled with another optimization level
+# (python -O strips both), f() would return 1 instead of failing.
+DEBUGGY = "from __future__ import annotations\ndef f(x: int) -> int:\n    assert __debug__ and x != 1, 'no ones'\n    return x + 1\n"
+
+
+def test_the_candidate_compiled_by_the_grader_is_the_childs_compile():
+    for program in (SOLVED, DEBUGGY, "x = [i for i in range(3)]\nclass A:\n    def m(self):\n        return super().m()\n"):
+        code = prepared.program_code({"program_code": prepared.pack_program(program)})
+        assert code is not None
+        assert code == compile(program, "solution.py", "exec", dont_inherit=True)  # compares by content
+        assert code.co_filename == "solution.py"
+    assert prepared.pack_program("def f(:\n") is None  # the child compiles it and reports the error
+    assert prepared.pack_program("x = 1\n" * (prepared.MAX_PROGRAM // 6 + 1)) is None  # too big: compiled in its child
+    assert prepared.program_code({"program_code": dict(prepared.pack_program(SOLVED), tag="cpython-399/0/1")}) is None
+    assert prepared.program_code({"program_code": {"tag": prepared.TAG, "blob": "bm90IG1hcnNoYWw="}}) is None
+    assert prepared.program_code({}) is None
+
+
+@requires_root
+def test_checks_run_the_candidate_the_grader_compiled_with_the_same_verdicts(backend):
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    tests = "assert f(0) == 1\nassert f(1) == 2\n"
+    check = _check(DEBUGGY, tests)
+    assert "program_code" in LocalBackend._payload(check)
+    ex = backend.run(check)
+    assert [(t.outcome, "no ones" in t.message) for t in ex.records] == [("passed", False), ("failed", True)]
+    syntax = backend.run(_check("def f(:\n", tests))
+    assert "program_code" not in LocalBackend._payload(_check("def f(:\n", tests))
+    assert syntax.phase_error is not None and syntax.phase_error[0] == "compile"
+    big = "# padding\n" * (prepared.MAX_PROGRAM // 10) + SOLVED
+    assert "program_code" not in LocalBackend._payload(_check(big, tests))
+    assert [t.outcome for t in backend.run(_check(big, tests)).records] == ["passed", "passed"]

@@ -282,16 +282,17 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
 
 
 def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
+    from rlvr_grade.harness import prepared
+
     program = payload["program"]
     setup = payload.get("setup") or ""
-    code = _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
+    # Compiled by the grader when it could (prepared.pack_program: the same compile), else here.
+    code = (None if setup else prepared.program_code(payload)) or _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
     if code is None:
         return
     # Everything the tests need is prepared before the candidate's first line runs, and every
     # function and value used after it is held here, in locals the candidate cannot reach:
     # what it patches (builtins, math, this module) is put back before the tests run.
-    from rlvr_grade.harness import prepared
-
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
     builtin_names, helpers, soft_state, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()

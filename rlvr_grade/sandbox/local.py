@@ -491,6 +491,10 @@ class LocalBackend(Backend):
                 payload["prepared"] = packed
             else:
                 payload["send_prepared"] = True
+            if not payload.get("setup"):
+                code = prepared.pack_program(check.program)
+                if code is not None:
+                    payload["program_code"] = code
         return payload
 
     def close(self) -> None:
