@@ -108,6 +108,9 @@ class _Forked:
                 pass
 
 
+SEED_TIMEOUT_S = 120.0  # a seed's warm-up (pytest's, on a loaded machine) plus one fork
+
+
 class _Seed:
     """A backend's warm interpreter for one kind of worker (zygote.seed_main), forking each
     slot's worker of that kind on request: one interpreter start and warm-up per backend and
@@ -149,6 +152,8 @@ class _Seed:
             raise
         finally:
             theirs.close()
+        # A seed that never answers (stuck in its warm-up) fails the spawn instead of hanging it.
+        ours.settimeout(SEED_TIMEOUT_S)
         self.sock = ours
 
     def fork_worker(self, to_child_r: int, from_child_w: int) -> _Forked:

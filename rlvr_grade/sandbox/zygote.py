@@ -29,6 +29,7 @@ DRAIN_S = 0.05  # how often a lazily drained check's pipes are emptied while it 
 EAGER_BYTES = 32 << 10
 
 
+_NCPU = os.cpu_count() or 1  # os.cpu_count() reads sysfs on every call
 _SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe, until setup ends
 
 
@@ -221,7 +222,7 @@ class Zygote:
         # process and whole seconds, and misses CPU burnt by subprocesses. The next look is
         # scheduled no later than the earliest moment the budget could run out on all cores.
         watch_cpu = cpu_before is not None
-        ncpu = os.cpu_count() or 1
+        ncpu = _NCPU
         next_cpu_look = t0 + min(0.05, cpu_limit / ncpu) if watch_cpu else float("inf")
         killed_for_cpu = False
         cpu_seen = 0.0
