@@ -9,6 +9,7 @@ of groups, never the number of rows), pass two writes the rows of the groups tha
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -177,7 +178,13 @@ def filter_file(
     only when the input has no reward columns, True always, False never (an unscored input is
     then an error). `grade_options`: the api.ScoreOptions for that grading."""
     report = FilterReport()
-    workdir = tempfile.mkdtemp(prefix=".rlvr-filter.", dir=_dir_of(output_path))
+    where = _dir_of(output_path)
+    sweep_workdirs(where)
+    # Named after this process and locked while it runs: a later run removes it only once this
+    # process is gone and nobody holds it (a SIGKILLed run leaves its scored copy here).
+    workdir = tempfile.mkdtemp(prefix=f".rlvr-filter.{os.getpid()}.", dir=where)
+    lock = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(lock, fcntl.LOCK_EX)
     try:
         path = input_path
         if path == "-":  # stdin cannot be read twice (group rules) or peeked and replayed
@@ -250,6 +257,42 @@ def filter_file(
         return report
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        os.close(lock)
+
+
+_WORKDIR = re.compile(r"\.rlvr-filter\.(\d+)\.[^/]+")
+
+
+def sweep_workdirs(directory: str) -> list[str]:
+    """Remove the work folders (`.rlvr-filter.<pid>.*`) that SIGKILLed filter runs left in
+    `directory`: those whose pid no longer runs and that nobody holds a lock on, and never
+    through a symlink. Returns their paths."""
+    from rlvr_grade.leftovers import pid_alive
+
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        m = _WORKDIR.fullmatch(name)
+        if m is None or pid_alive(int(m.group(1))):
+            continue
+        path = os.path.join(directory, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue  # gone, not a folder, or a symlink
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live run: OSError
+            if os.lstat(path).st_ino == os.fstat(fd).st_ino:  # still the folder we locked
+                shutil.rmtree(path)
+                removed.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _coarse(reason: str) -> str:

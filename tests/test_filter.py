@@ -190,3 +190,83 @@ def test_sandbox_errors_do_not_count_in_a_groups_pass_rate_as_in_summary(tmp_pat
     assert "pass rate 1, not in 0<x<1" in res.output and "no graded rows in the group" in res.output
     hist = json.loads(runner.invoke(app, ["summary", str(src), "--group-col", "task", "--json"]).stdout)["group_pass_rate_histogram"]
     assert hist["1"] == 1 and hist["(0.25,0.5]"] == 1
+
+
+# -- work folders a killed filter run leaves behind --------------------------------------------
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def test_sweep_takes_only_dead_unlocked_work_folders_and_never_follows_a_symlink(tmp_path):
+    import fcntl
+    import os
+
+    from rlvr_grade.filtering import sweep_workdirs
+
+    dead = _dead_pid()
+    gone = tmp_path / f".rlvr-filter.{dead}.abc"
+    gone.mkdir()
+    (gone / "scored.jsonl").write_text("{}\n")
+    held = tmp_path / f".rlvr-filter.{dead}.held"  # its pid is gone, but someone holds its lock
+    held.mkdir()
+    mine = tmp_path / f".rlvr-filter.{os.getpid()}.live"
+    mine.mkdir()
+    other = tmp_path / ".rlvr-filter.notapid"
+    other.mkdir()
+    target = tmp_path / "precious"
+    target.mkdir()
+    (target / "keep.txt").write_text("x")
+    link = tmp_path / f".rlvr-filter.{dead}.link"
+    link.symlink_to(target)
+    fd = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert sweep_workdirs(str(tmp_path)) == [str(gone)]
+    finally:
+        os.close(fd)
+    assert not gone.exists() and held.exists() and mine.exists() and other.exists()
+    assert link.is_symlink() and (target / "keep.txt").read_text() == "x"
+
+
+@pytest.mark.skipif(__import__("os").geteuid() != 0, reason="grades in the isolated local sandbox")
+def test_a_sigkilled_filter_runs_work_folder_is_removed_by_the_next_run(tmp_path):
+    """A filter run grading its input keeps the scored copy in a work folder beside the output;
+    SIGKILLed, it cannot remove it. The next filter run into that folder does."""
+    import os
+    import signal
+    import time
+
+    from tests.test_cache import ROOT, _reap_slot_cgroups
+
+    slow = [{"completion": f"import time\ntime.sleep(0.05)\ndef f(x):\n    return x + {i % 2}\n",
+             "tests": "assert f(1) == 2"} for i in range(60)]
+    src = write_jsonl(tmp_path / "in.jsonl", slow)
+    out = tmp_path / "kept.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "rlvr_grade", "filter", str(src), "-o", str(out), "--min-reward", "1"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # grading has begun: the scored copy is being written in the work folder
+            folders = list(tmp_path.glob(f".rlvr-filter.{proc.pid}.*"))
+            if folders and any(f.name.startswith(".scored") or f.name.startswith("scored") for f in folders[0].iterdir()):
+                break
+            assert proc.poll() is None, "the run finished before the kill point"
+            assert time.monotonic() < deadline, "grading never started"
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _reap_slot_cgroups(proc.pid)
+    assert folders[0].exists()
+    small = write_jsonl(tmp_path / "small.jsonl", [{"completion": GOOD, "tests": "assert f(1) == 2"}])
+    done = subprocess.run([sys.executable, "-m", "rlvr_grade", "filter", str(small), "-o", str(tmp_path / "again.jsonl")],
+                          cwd=ROOT, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert not folders[0].exists()
+    assert [p for p in os.listdir(tmp_path) if p.startswith(".rlvr-filter.")] == []
