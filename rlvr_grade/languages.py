@@ -14,9 +14,8 @@ against the run budget."""
 
 from __future__ import annotations
 
+import _thread
 import re
-import shutil
-import threading
 from dataclasses import dataclass
 
 COMPILE_CPU_S = 30.0
@@ -82,6 +81,7 @@ def normalize(name: str) -> str:
 
 def available() -> dict[str, str | None]:
     """{language: path of its first tool, or None when its toolchain is missing here}."""
+    import shutil
     import sys
 
     out: dict[str, str | None] = {}
@@ -115,7 +115,9 @@ def java_main_class(source: str) -> str:
 # What each tool prints its version with: javac/java before 9 know only -version (on stderr).
 _VERSION_FLAG = {"javac": "-version", "java": "-version"}
 _VERSIONS: dict[tuple[str, str], str | None] = {}
-_VERSIONS_LOCK = threading.Lock()
+# _thread, not threading: the lean worker imports this module (stdio checks), and threading
+# would register an at-fork hook that every check child runs (~25 copy-on-write faults).
+_VERSIONS_LOCK = _thread.allocate_lock()
 
 
 def toolchain_versions(language: str, path: str) -> dict[str, str | None]:
@@ -126,6 +128,7 @@ def toolchain_versions(language: str, path: str) -> dict[str, str | None]:
     Each tool runs once per process and path, the tools of a language at once. Measured on a
     2-core machine: gcc/g++ 2-5 ms, node 8-40 ms, java ~75 ms, javac ~400 ms (a JVM start),
     so they are asked only for a language some row actually uses, never for Python."""
+    import shutil  # here: shutil imports bz2 and lzma, ~20 mappings more for each check's fork
     import subprocess
 
     lang = LANGUAGES.get(language)

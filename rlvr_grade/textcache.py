@@ -3,7 +3,7 @@ dataset's tests run to a few hundred bytes, another's to megabytes."""
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -14,7 +14,7 @@ class TextCache:
     def __init__(self, max_bytes: int, size_of: Callable[[Any], int] = lambda v: 64):
         self.max_bytes = max_bytes
         self.size_of = size_of
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()  # _thread: see languages._VERSIONS_LOCK
         self._items: OrderedDict[str, tuple[Any, int]] = OrderedDict()
         self._bytes = 0
 

@@ -490,3 +490,13 @@ def test_a_seed_started_early_and_never_adopted_dies_with_its_process():
         time.sleep(0.05)
     else:
         pytest.fail("the early seed outlived the process that started it")
+
+
+def test_the_lean_worker_does_not_load_threading_or_shutil():
+    """Every check child runs the at-fork hooks of what its worker imported (threading's cost
+    ~25 copy-on-write faults a check) and copies its mappings (shutil brings bz2 and lzma, two
+    C libraries each): the lean worker's warm-up imports neither."""
+    code = ("import sys; from rlvr_grade.sandbox import zygote; zygote.warm_up(False); "
+            "print(sorted(m for m in ('threading', 'shutil', 'bz2', 'lzma') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-s", "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"

@@ -3,15 +3,15 @@ inside it to run each check; the same function on both sides keeps the two in st
 
 from __future__ import annotations
 
+import _thread
 import ast
-import threading
 
 # CPython 3.11 builds AST objects with per-interpreter (not per-thread) recursion bookkeeping:
 # parsing from many grader threads at once intermittently raises "SystemError: AST
 # constructor recursion depth mismatch" (python/cpython#106905), which killed a
 # --concurrency 64 run. compile() of an AST tree converts it back under the same bookkeeping.
 # Parsing is cheap; serialise both (re-entrant: a holder may call parse_locked).
-PARSE_LOCK = threading.RLock()
+PARSE_LOCK = _thread.RLock()  # _thread: see languages._VERSIONS_LOCK
 
 
 def parse_locked(source: str, filename: str) -> ast.Module:
