@@ -75,8 +75,8 @@ class _Launcher:
 
 class _Forked:
     """A worker the seed forked, driven through a pidfd like a Popen (pid, poll, kill, wait):
-    the seed is its parent and the kernel reaps it, so its exit status is not ours to read
-    (poll and wait give -1 once it is gone)."""
+    the seed is its parent and reaps it, so its exit status is not ours to read (poll and wait
+    give -1 once it is gone)."""
 
     def __init__(self, pid: int, pidfd: int):
         self.pid = pid

@@ -646,11 +646,12 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
     """A backend's seed for one kind of worker (`warm`: "lean" or "pytest"): one interpreter
     that starts and warms up once, then forks every slot's worker of that kind on request, so
     a worker costs a fork and its own set-up (~40 ms of CPU) instead of an interpreter start,
-    imports and warm-up (~160 ms lean, ~500 ms with pytest; four slots at the default). A request on `ctl_fd` (a SOCK_SEQPACKET socket) carries
-    the worker's two protocol pipes as SCM_RIGHTS; the answer carries a pidfd of the worker,
-    opened before the worker can exit (it waits for its init), so the grader never signals a
-    recycled pid. The seed holds no slot's state: uid, cgroup and namespaces are each worker's,
-    made after the fork (main)."""
+    imports and warm-up (~160 ms lean, ~500 ms with pytest; four slots at the default).
+
+    A request on `ctl_fd` (a SOCK_SEQPACKET socket) carries the worker's two protocol pipes as
+    SCM_RIGHTS; the answer carries a pidfd of the worker, opened before the worker can exit
+    (it waits for its init), so the grader never signals a recycled pid. The seed holds no
+    slot's state: uid, cgroup and namespaces are each worker's, made after the fork (main)."""
     import socket
 
     devnull = os.open("/dev/null", os.O_RDWR)
