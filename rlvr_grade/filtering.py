@@ -267,7 +267,7 @@ def sweep_workdirs(directory: str) -> list[str]:
     """Remove the work folders (`.rlvr-filter.<pid>.*`) that SIGKILLed filter runs left in
     `directory`: those whose pid no longer runs and that nobody holds a lock on, and never
     through a symlink. Returns their paths."""
-    from rlvr_grade.leftovers import pid_alive
+    from rlvr_grade.leftovers import remove_abandoned
 
     try:
         names = os.listdir(directory)
@@ -276,22 +276,9 @@ def sweep_workdirs(directory: str) -> list[str]:
     removed = []
     for name in names:
         m = _WORKDIR.fullmatch(name)
-        if m is None or pid_alive(int(m.group(1))):
-            continue
         path = os.path.join(directory, name)
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        except OSError:
-            continue  # gone, not a folder, or a symlink
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live run: OSError
-            if os.lstat(path).st_ino == os.fstat(fd).st_ino:  # still the folder we locked
-                shutil.rmtree(path)
-                removed.append(path)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        if m is not None and remove_abandoned(path, int(m.group(1)), folder=True):
+            removed.append(path)
     return removed
 
 

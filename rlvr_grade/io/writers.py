@@ -6,7 +6,6 @@ import fcntl
 import gzip
 import os
 import re
-import stat
 import sys
 import tempfile
 from typing import Any
@@ -78,7 +77,7 @@ def temp_beside(path: str) -> tuple[int, str]:
 def sweep_parts(directory: str, name: str) -> list[str]:
     """Remove the `.part` files a SIGKILLed run left beside output `name` (os.replace never
     ran): those whose pid no longer runs and that nobody holds a lock on. Returns their paths."""
-    from rlvr_grade.leftovers import pid_alive
+    from rlvr_grade.leftovers import remove_abandoned
 
     prefix = f".{name}"
     try:
@@ -88,25 +87,9 @@ def sweep_parts(directory: str, name: str) -> list[str]:
     removed = []
     for entry in names:
         m = _PART_TAIL.fullmatch(entry, len(prefix)) if entry.startswith(prefix) else None
-        if m is None or pid_alive(int(m.group(1))):
-            continue
         path = os.path.join(directory, entry)
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except OSError:
-            continue
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by a live writer: OSError
-            if os.lstat(path).st_ino == st.st_ino:  # still the file we locked
-                os.unlink(path)
-                removed.append(path)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        if m is not None and remove_abandoned(path, int(m.group(1))):
+            removed.append(path)
     return removed
 
 

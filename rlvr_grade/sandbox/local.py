@@ -37,10 +37,11 @@ def _zygote_env() -> dict[str, str]:
 
 
 class _Launcher:
-    """One long-lived thread that starts every worker process of a backend. A worker asks for
-    PR_SET_PDEATHSIG, which fires when the *thread* that forked it ends, not the process: a
-    worker started from a short-lived thread (a start-up pool, a grading pool's thread that
-    restarts or lazily starts a worker) would be killed with that thread."""
+    """One long-lived thread that starts the seed processes of a backend (which fork its
+    workers). A seed asks for PR_SET_PDEATHSIG, which fires when the *thread* that forked it
+    ends, not the process: a seed started from a short-lived thread (a start-up pool, a grading
+    pool's thread that lazily starts a worker) would be killed with that thread, and its
+    workers with it."""
 
     def __init__(self) -> None:
         self._jobs: queue.Queue = queue.Queue()
@@ -224,10 +225,9 @@ class _Slot:
     def __init__(self, index: int, init: dict[str, Any]):
         self.index = index
         self.init = init
-        self.proc: subprocess.Popen | None = None
+        self.proc: _Forked | None = None
         self.features: dict[str, str] = {}
         self.twin: _Slot | None = None
-        self.launcher: _Launcher | None = None
         self.seeds: dict[str, _Seed] = {}  # the backend's, by kind of worker ("lean", "pytest")
 
     def pytest_worker(self) -> _Slot:
@@ -238,7 +238,6 @@ class _Slot:
                 # Its own cgroup: each worker remembers the limits it last wrote to its cgroup.
                 init["cgroup"] = init["cgroup"] + "-py"
             self.twin = _Slot(self.index, init)
-            self.twin.launcher = self.launcher
             self.twin.seeds = self.seeds
         if self.twin.proc is None:
             self.twin.spawn()
@@ -247,27 +246,8 @@ class _Slot:
     def spawn(self) -> None:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        code = (
-            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import main; main(%d, %d)"
-            % (PACKAGE_PARENT, to_child_r, from_child_w)
-        )
-        def popen() -> subprocess.Popen:
-            return subprocess.Popen(
-                [sys.executable, "-s", "-c", code],
-                pass_fds=(to_child_r, from_child_w),
-                env=_zygote_env(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
-            )
-
         try:
-            seed = self.seeds.get(self.init.get("warm", "pytest"))
-            if seed is not None:
-                self.proc = seed.fork_worker(to_child_r, from_child_w)
-            else:
-                self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
+            self.proc = self.seeds[self.init.get("warm", "pytest")].fork_worker(to_child_r, from_child_w)
         except BaseException:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -445,10 +425,9 @@ class LocalBackend(Backend):
                         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
             }
             slots.append(_Slot(i, init))
-            slots[-1].launcher = self._launcher
             slots[-1].seeds = self._seeds
-        # In parallel: each worker's start-up is mostly its own interpreter importing, and
-        # one after another 8 slots took 17.7 s on a loaded 2-core machine.
+        # In parallel: the seed forks one worker at a time, but each worker's own set-up (uid,
+        # cgroup, namespaces, mount template) then runs while the next is forked.
         from concurrent.futures import ThreadPoolExecutor
 
         # The slots beyond one per core start on their first check (run() spawns a slot that

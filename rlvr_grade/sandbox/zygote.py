@@ -607,9 +607,8 @@ def become_userns_init() -> None:
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
-    """A slot's worker: started on its own (`python -c`), or forked by a seed already warm
-    (`warmed`) for its kind of checks."""
+def main(in_fd: int, out_fd: int) -> None:
+    """A slot's worker, forked by the seed of its kind, already warm (seed_main)."""
     # Our frames travel on private fds; fd 0/1 point elsewhere so nothing stray corrupts them.
     devnull = os.open("/dev/null", os.O_RDWR)
     os.dup2(devnull, 0)
@@ -622,8 +621,6 @@ def main(in_fd: int, out_fd: int, warmed: bool = False) -> None:
         linux.set_name(f"rlvr-slot{cfg.slot}" + ("-py" if init.get("warm", "pytest") == "pytest" else ""))
         if cfg.mode == "userns":
             become_userns_init()
-        if not warmed:
-            warm_up(init.get("warm", "pytest") == "pytest")
         zygote = Zygote(cfg)
     except BaseException as exc:  # noqa: BLE001
         protocol.send(out_fd, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
@@ -711,7 +708,7 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
                 linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)  # dies with the seed
                 if os.getppid() != me:
                     os._exit(1)  # the seed died before PDEATHSIG was armed
-                main(fds[0], fds[1], warmed=True)
+                main(fds[0], fds[1])
             except BaseException:  # noqa: BLE001 - the grader sees the pipe close
                 code = 70
             finally:
