@@ -25,7 +25,7 @@ from rlvr_grade.sandbox import make_backend
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
-from rlvr_grade.types import Check, InputError, Outcome, Rollout, SandboxError
+from rlvr_grade.types import Check, InputError, Limits, Outcome, Rollout, SandboxError
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class ScoreOptions:
     checks: CheckOptions = field(default_factory=CheckOptions)
     reward: RewardConfig = field(default_factory=RewardConfig)
     backend: str = "local"
-    concurrency: int = 0  # 0: one per CPU
+    concurrency: int = 0  # 0: pool.default_slots(), one per core plus 2
     strict: bool = False
     retries: int = 3
     retry_delay: float = 0.5
@@ -391,12 +391,7 @@ def make_options(options: ScoreOptions | None = None, **kwargs: Any) -> ScoreOpt
     if not kwargs:
         return opts
     parts: dict[str, dict[str, Any]] = {"top": {}, "checks": {}, "reward": {}, "limits": {}}
-    fields = {
-        "top": {f.name for f in dataclasses.fields(ScoreOptions)} - {"checks", "reward"},
-        "checks": {f.name for f in dataclasses.fields(CheckOptions)} - {"limits"},
-        "reward": {f.name for f in dataclasses.fields(RewardConfig)},
-        "limits": {f.name for f in dataclasses.fields(type(opts.checks.limits))},
-    }
+    fields = _option_fields()
     for name, value in kwargs.items():
         if name in _ALIASES:
             where, real = _ALIASES[name]
@@ -407,12 +402,28 @@ def make_options(options: ScoreOptions | None = None, **kwargs: Any) -> ScoreOpt
                 parts[where][name] = value
                 break
         else:
-            valid = sorted(set(_ALIASES).union(*fields.values()))
+            valid = sorted(option_names())
             raise TypeError(f"unknown grading option {name!r}; valid: {', '.join(valid)}")
     limits = replace(opts.checks.limits, **parts["limits"])
     checks = replace(opts.checks, limits=limits, **parts["checks"])
     reward = replace(opts.reward, **parts["reward"])
     return replace(opts, checks=checks, reward=reward, **parts["top"])
+
+
+def _option_fields() -> dict[str, set[str]]:
+    """Where each keyword of make_options lands: a field of ScoreOptions, CheckOptions,
+    RewardConfig or Limits."""
+    return {
+        "top": {f.name for f in dataclasses.fields(ScoreOptions)} - {"checks", "reward"},
+        "checks": {f.name for f in dataclasses.fields(CheckOptions)} - {"limits"},
+        "reward": {f.name for f in dataclasses.fields(RewardConfig)},
+        "limits": {f.name for f in dataclasses.fields(Limits)},
+    }
+
+
+def option_names() -> frozenset[str]:
+    """Every keyword `make_options` accepts (so Grader, grade and the trainers' adapters)."""
+    return frozenset(set(_ALIASES).union(*_option_fields().values()))
 
 
 _SHARED: dict[tuple[int, str], Grader] = {}
