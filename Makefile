@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint bench clean
+.PHONY: install demo test test-integrations lint bench clean
 
 install: $(STAMP)
 
@@ -21,6 +21,23 @@ demo: install
 test: install
 	$(PY) -m pytest -q tests
 
+# Optional, not part of `make test`: a real trl GRPOTrainer (torch CPU, a tiny model built in the
+# test, no downloads) trains a few steps with our reward. Its own venv: torch is heavy.
+INT_VENV ?= .venv-integrations
+INT_PY := $(INT_VENV)/bin/python
+INT_STAMP := $(INT_VENV)/.installed
+
+$(INT_STAMP): pyproject.toml rlvr_grade/sandbox/_child.c tests/integrations/requirements.txt
+	$(PYTHON) -m venv $(INT_VENV)
+	$(INT_PY) -m pip install -q --upgrade pip
+	$(INT_PY) -m pip install -q -r tests/integrations/requirements.txt
+	$(INT_PY) -m pip install -q -e '.[dev]'
+	$(INT_PY) -m compileall -q rlvr_grade
+	touch $(INT_STAMP)
+
+test-integrations: $(INT_STAMP)
+	RLVR_GRADE_INTEGRATIONS=1 $(INT_PY) -m pytest -q -p no:cacheprovider tests/integrations
+
 lint: install
 	$(VENV)/bin/ruff check rlvr_grade tests
 
@@ -36,4 +53,4 @@ bench: install $(BENCH_STAMP)
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) samples/scored.jsonl samples/summary.json .pytest_cache
+	rm -rf $(VENV) $(INT_VENV) build samples/scored.jsonl samples/summary.json .pytest_cache
