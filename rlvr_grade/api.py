@@ -43,6 +43,10 @@ class ScoreOptions:
     # SQLite cache file (resume + dedupe across runs); None: duplicates are still graded once
     # within a run, in a private temporary store. The CLI defaults to cache.default_cache_path().
     cache: str | None = None
+    # The environment checks run in (rlvr_grade/envs): a requirements file (built first if it
+    # is not yet), a name or an id of a built one, or "default"; None: the default environment.
+    # A row's `env` column (CheckOptions.env_col) overrides it.
+    env: str | None = None
 
     @property
     def workers(self) -> int:
@@ -96,9 +100,13 @@ class Grader:
         options: ScoreOptions | None = None,
         backend: Backend | None = None,
         hide: Iterable[str] = (),
+        env_progress: Callable[[str], None] | None = None,
         **option_kwargs: Any,
     ):
         self.options = make_options(options, **option_kwargs)
+        self._env_progress = env_progress
+        self._environment: Any = None  # the run's envs.Environment, once resolved
+        self._row_envs: dict[str, str | InvalidRow] = {}  # a row's env value -> id, or why not
         self.checks = self.options.checks.resolved()
         self._backend = backend
         self._hide = list(hide)
@@ -204,6 +212,53 @@ class Grader:
             self._runtime = runtime
         return self._runtime
 
+    # -- environments ----------------------------------------------------------------------
+    @property
+    def environment(self) -> Any:
+        """The run's environment (an envs.Environment), resolved from options.env on first use
+        and built then if it is a spec not built yet (progress through `env_progress`).
+        Raises envs.EnvError (an InputError: exit 2 in the CLI) when it names nothing or does
+        not resolve, or when the backend cannot run checks in an environment."""
+        with self._lock:
+            if self._environment is None:
+                from rlvr_grade import envs
+
+                ref = self.options.env
+                # "default" needs no folder until the root is built from it (phase B).
+                env = envs.resolve(ref, build=True, progress=self._env_progress) if ref and ref.strip() != "default" else None
+                if env is not None and not env.default and not self.backend.environments:
+                    raise envs.EnvError(
+                        f"the {self.options.backend} backend cannot run checks in an environment yet",
+                        tip="use --backend beam, or leave out --env",
+                    )
+                self._environment = env if env is not None else False
+            return self._environment or None
+
+    def _env_id(self, rollout: Rollout) -> str:
+        """The environment id a row's check runs in: its `env` column, else the run's; "" is
+        the default environment. A value that names no built environment is InvalidRow."""
+        col = self.checks.env_col
+        value = rollout.row.get(col) if col else None
+        if value is None or value == "":
+            env = self.environment
+            return "" if env is None or env.default else env.id
+        if not isinstance(value, str):
+            raise InvalidRow(f"env column {col!r} is {type(value).__name__}, expected an environment name, id or requirements file")
+        found = "" if value.strip() == "default" else self._row_envs.get(value)
+        if found is None:
+            from rlvr_grade import envs
+
+            try:
+                env = envs.resolve(value, build=False)  # never a build (or the network) mid-run
+            except envs.EnvError as exc:
+                found = InvalidRow(f"env column {col!r}: {exc}" + (f" ({exc.tip})" if exc.tip else ""))
+            else:
+                found = "" if env.default else env.id
+            self._row_envs[value] = found
+        if isinstance(found, InvalidRow):
+            raise found
+        return found
+
     def cache_key(self, rollout: Rollout) -> str | None:
         """The content hash this row is cached under; None for a row that is not gradable."""
         prepared = self._prepare(rollout)
@@ -215,8 +270,11 @@ class Grader:
             return self._invalid(rollout, rollout.error)
         try:
             check = build_check(rollout, self.checks)
+            env_id = self._env_id(rollout)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
+        if env_id:
+            check = replace(check, env=env_id)
         self.runtime  # noqa: B018 - computes the run's key context (once)
         return check, check_key(check, self._context_for(check))
 
@@ -255,6 +313,11 @@ class Grader:
 
     def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
+        if check.env and not self.backend.environments:
+            # Never in the grader's own world instead: the row asked for another one.
+            return scoring.infrastructure_failure(
+                f"the {self.options.backend} backend cannot run checks in an environment yet (env {check.env[:12]})"
+            )
         try:
             ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
         except SandboxError as exc:
@@ -525,6 +588,7 @@ def score_file(
     options: ScoreOptions | None = None,
     on_row: Callable[[Rollout, Outcome, int | None, int | None], None] | None = None,
     grader: Grader | None = None,
+    on_env_progress: Callable[[str], None] | None = None,
 ) -> Summary:
     """Grade every row of `input_path` and write it, with the reward columns, to `output_path`
     (format from its extension; None writes nothing). Returns the run's Summary."""
@@ -536,9 +600,15 @@ def score_file(
     # (an input sitting inside the interpreter's own tree).
     hide = [os.path.dirname(p) for p in files] + files
     own = grader is None
-    grader = grader or Grader(options, hide=hide)
+    grader = grader or Grader(options, hide=hide, env_progress=on_env_progress)
     first, rows = first_row(iter(source))
     check_columns(first, source.columns, checks)
+    try:
+        grader.environment  # noqa: B018 - resolved (built if need be) before anything is written
+    except BaseException:
+        if own:
+            grader.close()
+        raise
     summary = Summary(backend=options.backend)
     sink = open_output(output_path, source.schema) if output_path else None
     t0 = time.perf_counter()

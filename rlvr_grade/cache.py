@@ -130,13 +130,18 @@ def code_hash() -> str:
 
 def runtime_fingerprint(backend_fingerprint: dict[str, Any]) -> dict[str, Any]:
     """Everything outside the row that can change a reward: grader version and source, cache
-    schema, the host Python (it parses the tests to decide which must pass) and the backend's
-    own fingerprint taken whole (python/pytest inside the sandbox, isolation, image...)."""
+    schema, the host Python (it parses the tests to decide which must pass), the default
+    environment's lock hash (the grader's pytest and its dependencies; a row's own
+    environment is in its Check) and the backend's own fingerprint taken whole (python/pytest
+    inside the sandbox, isolation, image...)."""
+    from rlvr_grade.envs import default_env_id
+
     return {
         "grader": __version__,
         "code": code_hash(),
         "schema": SCHEMA_VERSION,
         "host_python": platform.python_version(),
+        "default_env": default_env_id(),
         "backend": backend_fingerprint,
     }
 

@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from rlvr_grade import __version__
+from rlvr_grade.cli_env import env_app
 
 app = typer.Typer(
     add_completion=False,
@@ -98,6 +99,8 @@ def score(
     wall_timeout: Optional[float] = typer.Option(None, help="Wall-clock backstop per check (default 2 x timeout + 5 s)."),
     memory: int = typer.Option(512, help="Memory per check, MiB."),
     backend: BackendName = typer.Option(BackendName.local, help="Sandbox backend: local (namespaces, default), gvisor (runsc per check), beam (a Beam sandbox per check; needs the beam extra)."),
+    env: Optional[str] = typer.Option(None, "--env", metavar="SPEC|NAME|ID", help="The environment checks run in: a requirements file (built first if need be), or a built one's name or id (see `rlvr-grade env`); part of the cache key. Default: stdlib + pytest."),
+    env_col: str = typer.Option("env", help="Column naming a row's own environment (a name or id); an empty value means --env."),
     beam_image: Optional[str] = typer.Option(None, help="Beam runner image: a python version (python3.11, the default, + pytest) or an image id; part of the cache key."),
     beam_max_creates: int = typer.Option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is."),
     beam_rpc_timeout: float = typer.Option(30.0, help="Seconds one Beam call may take, its own retries included."),
@@ -200,6 +203,7 @@ def score(
             run_all=run_all_cases,
             fn_name=fn_name,
             validator=validator,
+            env_col=env_col,
         ),
         reward=RewardConfig(shape=reward.value, bonus=bonus, on_suspicious=on_suspicious.value),  # type: ignore[arg-type]
         backend=backend.value,
@@ -208,6 +212,7 @@ def score(
         concurrency=concurrency,
         strict=strict,
         cache=cache_path,
+        env=env,
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -220,7 +225,7 @@ def score(
 
     try:
         try:
-            summary = score_file(input, output, options, on_row=on_row)
+            summary = score_file(input, output, options, on_row=on_row, on_env_progress=None if quiet else console.err_line)
         except BaseException:
             report.abort()  # no half-written JUnit file
             raise
@@ -285,6 +290,8 @@ def _finish(data: dict, summary_json: Optional[str], base: Optional[dict], fail_
     if failures:
         raise typer.Exit(1)
 
+
+app.add_typer(env_app, name="env")
 
 cache_app = typer.Typer(
     no_args_is_help=True,

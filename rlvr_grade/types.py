@@ -82,6 +82,9 @@ class Check:
     options: tuple[tuple[str, Any], ...] = ()
     expected: tuple[Any, ...] = ()
     network: bool = False
+    # The environment the check runs in: its id (the hash of its lock, see rlvr_grade/envs);
+    # "" is the default environment (the grader's stdlib + pytest). Part of the cache key.
+    env: str = ""
 
     def payload(self) -> dict[str, Any]:
         """The part of the check that enters the sandbox (no expected outputs)."""

@@ -35,8 +35,27 @@ def humaneval_problems() -> list[dict]:
 @pytest.fixture(autouse=True)
 def _private_result_cache(tmp_path_factory, monkeypatch):
     """The CLI caches results in ~/.cache by default: give every test its own cache, so no
-    test is served results another test (or an earlier `make test`) computed."""
+    test is served results another test (or an earlier `make test`) computed. Environments
+    too: none is found that this test did not build."""
     monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
+    monkeypatch.setenv("RLVR_GRADE_ENVS", str(tmp_path_factory.mktemp("envs")))
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory) -> Path:
+    """A folder of wheels to build environments from offline (`--no-index --find-links`):
+    the test interpreter's pytest closure, and tiny packages: tinyint 1.0 and 2.0 (module
+    `tinyint`, VALUE = its major version), needs-tinyint 1.0 (requires tinyint>=2), and
+    my-widgets 1.0 (import name `widgets`, no top_level.txt)."""
+    from tests.helpers.wheels import make_wheel, pytest_wheelhouse
+
+    folder = tmp_path_factory.mktemp("wheelhouse")
+    pytest_wheelhouse(str(folder))
+    make_wheel(str(folder), "tinyint", "1.0", {"tinyint.py": "VALUE = 1\n"})
+    make_wheel(str(folder), "tinyint", "2.0", {"tinyint.py": "VALUE = 2\n"})
+    make_wheel(str(folder), "needs-tinyint", "1.0", {"needs_tinyint/__init__.py": "import tinyint\n"}, requires=("tinyint>=2",))
+    make_wheel(str(folder), "my-widgets", "1.0", {"widgets/__init__.py": "NAME = 'w'\n", "_widgets_speedups.py": ""})
+    return folder
 
 
 requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sandbox needs root")

@@ -40,6 +40,9 @@ class CheckOptions:
     run_all: bool = False  # judge every case (for --reward fraction) instead of stopping at the first failure
     fn_name: str | None = None
     validator: Any = None  # a stdio_check.Validator: Kattis/ICPC output validator for every row
+    # A row's environment (an id, a name, or a requirements file already built) overrides the
+    # run's --env; see rlvr_grade/envs and api.Grader.
+    env_col: str = "env"
 
     def resolved(self) -> "CheckOptions":
         """Apply the preset's column defaults where the user kept the generic ones."""

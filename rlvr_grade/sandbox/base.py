@@ -14,6 +14,9 @@ class Backend:
     """Runs checks in isolation. Subclasses implement start/run/close."""
 
     name: str = "base"
+    # Whether run() honours Check.env (runs the check in that environment). A backend that
+    # does not is never handed a check with one: it would run in the wrong world.
+    environments: bool = False
 
     def start(self) -> None:
         """Bring the backend up (spawn workers, connect); raise SandboxError if it cannot."""

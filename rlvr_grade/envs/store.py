@@ -1,0 +1,475 @@
+"""Built environments on disk: one folder per lock hash under `envs_root()`, built once,
+atomically, and never changed after (only removed).
+
+    <root>/<id>/venv/          the environment: bin/python (-> the interpreter), site-packages
+    <root>/<id>/env.json       its record: lock, spec, interpreter, import names, files hash
+    <root>/<id>/*.json         notes other parts keep about it (a Beam image id per gateway)
+    <root>/specs/<key>.json    which environment a spec was last built into (no resolving,
+                               so no network, when a run names a spec already built)
+    <root>/names/<name>.json   names given with `env build --name`
+    <root>/.locks/<id>.lock    held while <id> is built or removed
+    <root>/.build-<pid>-*      a build in progress; a dead pid's is removed by the next build
+
+A build resolves (uv pip compile), hashes the lock, and only if no folder has that hash yet
+installs into a temporary folder that is renamed into place: a killed build leaves no
+half-environment, and concurrent builds of one spec install it once."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rlvr_grade.envs import installer
+from rlvr_grade.envs.errors import EnvError, EnvNotFound
+from rlvr_grade.envs.lock import Lock, default_closure, default_lock, installed_lock
+from rlvr_grade.envs.names import canonical_name, import_names, preload_candidates
+from rlvr_grade.envs.paths import envs_root
+from rlvr_grade.envs.spec import EnvSpec
+
+Progress = Callable[[str], None]
+ENV_FILE = "env.json"
+VENV = "venv"
+DEFAULT = "default"
+_ID_RE = re.compile(r"^[0-9a-f]{64}$")
+_PREFIX_RE = re.compile(r"^[0-9a-f]{4,64}$")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+_BUILD_RE = re.compile(r"^\.(?:build|trash)-(\d+)-")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """A built environment. `id` is its lock's hash (the cache key part); `interpreter` the
+    venv's python, `site_packages` its packages; `provides` maps each distribution to the
+    import names it installs and `preload` is what the seed imports by default (phase B)."""
+
+    id: str
+    path: str
+    lock: Lock
+    spec: EnvSpec | None  # None: the default environment (not resolved from a spec)
+    interpreter: str
+    base_interpreter: str
+    site_packages: str
+    provides: tuple[tuple[str, tuple[str, ...]], ...]
+    requested: tuple[str, ...]
+    preload: tuple[str, ...]
+    files: int
+    size_bytes: int
+    files_hash: str
+    created: float
+    default: bool = False
+    names: tuple[str, ...] = ()
+
+    @property
+    def short_id(self) -> str:
+        return self.id[:12]
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "path": self.path,
+            "default": self.default,
+            "names": list(self.names),
+            "spec": self.spec.to_dict() if self.spec else None,
+            "lock": self.lock.to_dict(),
+            "interpreter": self.interpreter,
+            "base_interpreter": self.base_interpreter,
+            "site_packages": self.site_packages,
+            "requested": list(self.requested),
+            "provides": {d: list(n) for d, n in self.provides},
+            "preload": list(self.preload),
+            "files": {"count": self.files, "bytes": self.size_bytes, "hash": self.files_hash},
+            "created": self.created,
+        }
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def _load(root: str, env_id: str) -> Environment | None:
+    path = os.path.join(root, env_id)
+    try:
+        with open(os.path.join(path, ENV_FILE), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise EnvError(f"environment {env_id[:12]} has an unreadable record ({exc}); remove it with: rlvr-grade env rm {env_id[:12]}")
+    lock = Lock.from_dict(data["lock"])
+    if lock.hash() != env_id:  # a folder renamed by hand, or an edited record
+        raise EnvError(f"environment {env_id[:12]}: its record's lock hashes to {lock.hash()[:12]}; remove it and build again")
+    return Environment(
+        id=env_id,
+        path=path,
+        lock=lock,
+        spec=EnvSpec.from_dict(data["spec"]) if data.get("spec") else None,
+        interpreter=os.path.join(path, data["interpreter"]),
+        base_interpreter=data["base_interpreter"],
+        site_packages=os.path.join(path, data["site_packages"]),
+        provides=tuple((d, tuple(n)) for d, n in sorted(data["provides"].items())),
+        requested=tuple(data.get("requested", ())),
+        preload=tuple(data.get("preload", ())),
+        files=data["files"]["count"],
+        size_bytes=data["files"]["bytes"],
+        files_hash=data["files"]["hash"],
+        created=data["created"],
+        default=bool(data.get("default")),
+        names=tuple(sorted(n for n, i in _pointers(root, "names") if i == env_id)),
+    )
+
+
+def load(env_id: str, root: str | None = None) -> Environment:
+    """The environment with this full id; EnvNotFound if it is not built."""
+    root = root or envs_root()
+    env = _load(root, env_id) if _ID_RE.match(env_id) else None
+    if env is None:
+        raise EnvNotFound(f"no environment {env_id[:12]} in {root}", tip="list them with: rlvr-grade env list")
+    return env
+
+
+def list_envs(root: str | None = None) -> list[Environment]:
+    """Every built environment, oldest first."""
+    root = root or envs_root()
+    try:
+        ids = [n for n in os.listdir(root) if _ID_RE.match(n)]
+    except FileNotFoundError:
+        return []
+    envs = [e for e in (_load(root, i) for i in ids) if e is not None]
+    return sorted(envs, key=lambda e: e.created)
+
+
+def _pointers(root: str, kind: str) -> Iterator[tuple[str, str]]:
+    folder = os.path.join(root, kind)
+    try:
+        names = os.listdir(folder)
+    except FileNotFoundError:
+        return
+    for name in names:
+        if name.endswith(".json"):
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    yield name[:-5], json.load(fh)["id"]
+            except (OSError, ValueError, KeyError):
+                continue
+
+
+def _pointer(root: str, kind: str, key: str) -> str | None:
+    try:
+        with open(os.path.join(root, kind, key + ".json"), encoding="utf-8") as fh:
+            return json.load(fh)["id"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _write_json(path: str, data: dict) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=True)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_note(env: Environment, name: str) -> dict:
+    """A JSON note kept beside an environment (e.g. the Beam image built from it); {} if none."""
+    try:
+        with open(os.path.join(env.path, name + ".json"), encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return {}
+
+
+def write_note(env: Environment, name: str, data: dict) -> None:
+    """Replace a note atomically (not the environment itself, which never changes)."""
+    if name in ("env",) or not _NAME_RE.match(name):
+        raise ValueError(f"bad note name {name!r}")
+    _write_json(os.path.join(env.path, name + ".json"), data)
+
+
+# -- resolving a reference --------------------------------------------------------------------
+
+
+def resolve(
+    ref: str,
+    build: bool = True,
+    progress: Progress | None = None,
+    root: str | None = None,
+) -> Environment:
+    """The environment `ref` names: "default"; a requirements file (built first when `build`
+    and not built yet); a name given at build time; a full or short (>= 4 hex digits) id.
+    Raises EnvNotFound when it names nothing, SpecError when a file does not resolve."""
+    root = root or envs_root()
+    text = ref.strip()
+    if text == DEFAULT:
+        return default_environment(build=build, progress=progress, root=root)
+    if os.path.isfile(text):
+        spec = EnvSpec.parse(text)
+        if build:
+            return ensure(spec, progress=progress, root=root)
+        found = lookup(spec, root=root)
+        if found is None:
+            raise EnvNotFound(f"the requirements file {text} is not built yet", tip=f"build it first: rlvr-grade env build {text}")
+        return found
+    if _NAME_RE.match(text):
+        env_id = _pointer(root, "names", text)
+        if env_id is not None:
+            env = _load(root, env_id)
+            if env is not None:
+                return env
+    if _PREFIX_RE.match(text):
+        matches = [e for e in list_envs(root) if e.id.startswith(text)]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise EnvError(f"{text!r} is the start of {len(matches)} environment ids; give more of it")
+    raise EnvNotFound(
+        f"{text!r} names no environment (not a requirements file, a name or an id)",
+        tip="rlvr-grade env list shows the built ones; rlvr-grade env build FILE builds one",
+    )
+
+
+def _own_minor() -> str:
+    return f"{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def lookup(spec: EnvSpec, root: str | None = None) -> Environment | None:
+    """The environment `spec` was last built into, without resolving; None if none."""
+    root = root or envs_root()
+    env_id = _pointer(root, "specs", spec.key(spec.python or _own_minor()))
+    return _load(root, env_id) if env_id else None
+
+
+def ensure(spec: EnvSpec, progress: Progress | None = None, root: str | None = None) -> Environment:
+    """The environment built from `spec`: the one it was built into before, else built now."""
+    return lookup(spec, root=root) or build(spec, progress=progress, root=root)
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _locked(root: str, env_id: str) -> Iterator[None]:
+    folder = os.path.join(root, ".locks")
+    os.makedirs(folder, exist_ok=True)
+    fd = os.open(os.path.join(folder, env_id + ".lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _sweep(root: str) -> None:
+    """Remove what builds and removals killed midway left (their pid no longer runs)."""
+    from rlvr_grade.leftovers import remove_abandoned
+
+    try:
+        names = os.listdir(root)
+    except FileNotFoundError:
+        return
+    for name in names:
+        m = _BUILD_RE.match(name)
+        if m is not None:
+            remove_abandoned(os.path.join(root, name), int(m.group(1)), folder=True)
+
+
+@contextlib.contextmanager
+def _workdir(root: str, kind: str) -> Iterator[str]:
+    """A temporary folder in `root` named for this pid and locked while it lives (so
+    `_sweep` never takes a live one), removed unless renamed away."""
+    os.makedirs(root, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=root, prefix=f".{kind}-{os.getpid()}-")
+    fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield tmp
+    finally:
+        os.close(fd)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build(
+    spec: EnvSpec,
+    progress: Progress | None = None,
+    root: str | None = None,
+    name: str | None = None,
+) -> Environment:
+    """Resolve `spec` and install it, unless an environment with the same lock exists. The
+    spec then points at it (`lookup`), and so does `name` if given. Raises SpecError when the
+    spec does not resolve, EnvError when installing fails; nothing is left behind either way."""
+    root = root or envs_root()
+    say = progress or (lambda _m: None)
+    if name is not None:
+        _check_name(name)
+    interp = installer.find_interpreter(spec.python)
+    say(f"resolving {spec.describe()} for Python {interp.version}")
+    t0 = time.monotonic()
+    pins = installer.compile_pins(spec.effective_requirements(), spec.index, interp)
+    lock = Lock.of(pins, interp.version, interp.implementation, interp.platform)
+    env_id = lock.hash()
+    os.makedirs(root, exist_ok=True)
+    with _locked(root, env_id):
+        env = _load(root, env_id)
+        if env is None:
+            say(f"installing {len(pins)} distributions into {env_id[:12]}")
+            _sweep(root)
+            with _workdir(root, "build") as tmp:
+                venv = os.path.join(tmp, VENV)
+                installer.create_venv(venv, interp)
+                installer.install_exact(venv, pins, spec.index)
+                _finish(tmp, lock, spec, interp.executable, requested=spec.names())
+                os.replace(tmp, os.path.join(root, env_id))
+            env = load(env_id, root)
+            say(f"built {env_id[:12]} ({len(pins)} distributions, {env.size_bytes / 1e6:.0f} MB) in {time.monotonic() - t0:.1f} s")
+        else:
+            say(f"{env_id[:12]} is already built with this lock")
+        _write_json(os.path.join(root, "specs", spec.key(interp.minor) + ".json"), {"id": env_id, "spec": spec.to_dict()})
+        if name is not None:
+            _write_json(os.path.join(root, "names", name + ".json"), {"id": env_id})
+    return load(env_id, root)
+
+
+def _check_name(name: str) -> None:
+    if not _NAME_RE.match(name) or _PREFIX_RE.match(name) or name == DEFAULT:
+        raise EnvError(f"{name!r} cannot name an environment: use letters, digits, '.', '_', '-', not only hex digits, not 'default'")
+
+
+def _site_packages(venv: str) -> str:
+    matches = [os.path.join(venv, "lib", d, "site-packages") for d in os.listdir(os.path.join(venv, "lib"))]
+    matches = [m for m in matches if os.path.isdir(m)]
+    if len(matches) != 1:
+        raise EnvError(f"{venv}: expected one site-packages folder, found {len(matches)}")
+    return matches[0]
+
+
+def files_digest(folder: str) -> tuple[int, int, str]:
+    """(files, bytes, sha256 over every file's path and content) of `folder`, bytecode
+    caches left out (they hold build times): two builds of one lock give the same hash."""
+    h = hashlib.sha256()
+    count = size = 0
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for fname in sorted(filenames):
+            path = os.path.join(dirpath, fname)
+            rel = os.path.relpath(path, folder)
+            h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+            if os.path.islink(path):
+                h.update(b"-> " + os.readlink(path).encode("utf-8", "surrogateescape") + b"\0")
+                continue
+            fh_hash = hashlib.sha256()
+            with open(path, "rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    fh_hash.update(block)
+                    size += len(block)
+            h.update(fh_hash.digest())
+            count += 1
+    return count, size, h.hexdigest()
+
+
+def _finish(tmp: str, lock: Lock, spec: EnvSpec | None, base_interpreter: str, requested: tuple[str, ...], default: bool = False) -> None:
+    """Check what was installed against the lock and write the record."""
+    from importlib import metadata
+
+    venv = os.path.join(tmp, VENV)
+    site = _site_packages(venv)
+    got = installed_lock(site, lock.python, lock.implementation, lock.platform)
+    if got != lock:
+        want, have = dict(lock.distributions), dict(got.distributions)
+        diff = sorted(f"{n} {have.get(n, '-')} (lock {want.get(n, '-')})" for n in set(want) | set(have) if want.get(n) != have.get(n))
+        raise EnvError(f"the installed environment differs from its lock: {', '.join(diff)}")
+    provides = {
+        canonical_name(d.metadata["Name"]): list(import_names(d)) for d in metadata.distributions(path=[site])
+    }
+    count, size, digest = files_digest(site)
+    _write_json(
+        os.path.join(tmp, ENV_FILE),
+        {
+            "lock": lock.to_dict(),
+            "spec": spec.to_dict() if spec else None,
+            "default": default,
+            "interpreter": os.path.join(VENV, "bin", "python"),
+            "base_interpreter": base_interpreter,
+            "site_packages": os.path.relpath(site, tmp),
+            "requested": list(requested),
+            "provides": provides,
+            "preload": list(preload_candidates({k: tuple(v) for k, v in provides.items()}, requested)),
+            "files": {"count": count, "bytes": size, "hash": digest},
+            "created": time.time(),
+            "installer": installer.version(),
+        },
+    )
+
+
+# -- the default environment -------------------------------------------------------------------
+
+
+def default_environment(build: bool = True, progress: Progress | None = None, root: str | None = None) -> Environment:
+    """The default environment (no `--env`): the grader interpreter's stdlib plus the
+    grader's own pytest and what pytest requires, copied from the grader's installation
+    into a folder like any other environment (no network). Its id is `default_lock()`'s hash,
+    which every cache key holds."""
+    root = root or envs_root()
+    lock = default_lock()
+    env_id = lock.hash()
+    env = _load(root, env_id)
+    if env is not None:
+        return env
+    if not build:
+        raise EnvNotFound("the default environment is not built yet", tip="rlvr-grade env build --default")
+    say = progress or (lambda _m: None)
+    os.makedirs(root, exist_ok=True)
+    with _locked(root, env_id):
+        env = _load(root, env_id)
+        if env is None:
+            say(f"building the default environment {env_id[:12]} (Python {lock.python} + pytest) from the grader's own packages")
+            _sweep(root)
+            base = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+            interp = installer.Interpreter(base, lock.python, lock.implementation, lock.platform)
+            with _workdir(root, "build") as tmp:
+                venv = os.path.join(tmp, VENV)
+                installer.create_venv(venv, interp)
+                site = _site_packages(venv)
+                for dist in default_closure():
+                    for f in dist.files or ():
+                        if f.parts and f.parts[0] != ".." and "__pycache__" not in f.parts:
+                            dst = os.path.join(site, str(f))
+                            os.makedirs(os.path.dirname(dst), exist_ok=True)
+                            shutil.copy2(str(dist.locate_file(f)), dst)
+                import compileall
+
+                compileall.compile_dir(site, quiet=1, workers=1)
+                _finish(tmp, lock, None, base, requested=("pytest",), default=True)
+                os.replace(tmp, os.path.join(root, env_id))
+    return load(env_id, root)
+
+
+# -- removing ---------------------------------------------------------------------------------
+
+
+def remove(ref: str, root: str | None = None) -> Environment:
+    """Remove the environment `ref` names (see `resolve`; never builds) and the pointers to
+    it. Renamed away first, so a half-removed environment is never found."""
+    root = root or envs_root()
+    env = resolve(ref, build=False, root=root)
+    with _locked(root, env.id):
+        with _workdir(root, "trash") as trash:
+            os.replace(env.path, os.path.join(trash, "env"))
+        for kind in ("specs", "names"):
+            for key, env_id in list(_pointers(root, kind)):
+                if env_id == env.id:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(os.path.join(root, kind, key + ".json"))
+    return env
