@@ -265,3 +265,76 @@ def test_cgroups_of_killed_runners_are_swept(gateway):
     finally:
         be.close()
     assert not any(os.path.exists(d) for d in stale.dirs)
+
+
+# -- environments: one Beam image per lock hash -----------------------------------------------
+
+
+def test_an_environment_runs_in_a_beam_image_built_once_and_remembered(wheelhouse, tmp_path):
+    """A row's environment becomes a Beam image built from its lock (the fake builds it as a
+    real venv from the wheels), once however many rows use it, and remembered beside the
+    environment: the next run only checks that the gateway still has it. The same rows under
+    another environment run again and see that environment's packages."""
+    from dataclasses import replace
+
+    from rlvr_grade import envs
+    from rlvr_grade.envs.spec import EnvSpec
+    from tests.fake_beam import FakeGateway
+
+    index = ("--no-index", "--find-links", str(wheelhouse))
+    two = envs.build(EnvSpec.parse(packages=["tinyint==2.0"], index=index), name="two")
+    one = envs.build(EnvSpec.parse(packages=["tinyint==1.0"], index=index), name="one")
+    program = "import tinyint\nV = tinyint.VALUE\n"
+    rows = [{"completion": program + f"# {i}\n", "tests": "assert V == 2\n", "env": "two"} for i in range(4)]
+    rows += [{"completion": program, "tests": "assert V == 2\n", "env": "one"}, {"completion": program, "tests": "assert V == 2\n"}]
+    src = write_jsonl(tmp_path / "in.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    opts = ScoreOptions(checks=CheckOptions(limits=LIMITS), backend="beam", concurrency=4, cache=str(tmp_path / "c.sqlite"))
+    gw = FakeGateway(wheelhouse=str(wheelhouse)).start()
+    try:
+        ctx = (("context", gw.context()), ("rpc_timeout", 30.0), ("poll_s", 0.05))
+        score_file(str(src), str(out), replace(opts, backend_options=ctx))
+        got = read_jsonl(out)
+        assert [r["status"] for r in got] == ["pass"] * 4 + ["fail", "runtime_error"], [r["error"] for r in got]
+        assert "AssertionError" in got[4]["error"]  # tinyint 1.0: V == 1
+        assert "No module named 'tinyint'" in got[5]["error"]  # the default image has no tinyint
+        assert sorted(map(sorted, gw.image_builds)) == sorted([sorted(two.lock.pins()), sorted(one.lock.pins())])
+        remembered = envs.read_note(two, "beam-images")[f"127.0.0.1:{gw.port}"]
+        assert remembered in gw.images
+        # A new run (new backend, no cache): the images are reused, not rebuilt.
+        score_file(str(src), str(out), replace(opts, cache=None, backend_options=ctx))
+        assert len(gw.image_builds) == 2
+        assert [r["status"] for r in read_jsonl(out)] == ["pass"] * 4 + ["fail", "runtime_error"]
+        # The same rows with `env` switched: executed again (no cached reward crosses), and right.
+        flipped = [{**r, "env": {"two": "one", "one": "two"}.get(r.get("env"), r.get("env"))} for r in rows]
+        write_jsonl(src, flipped)
+        score_file(str(src), str(out), replace(opts, backend_options=ctx))
+        again = read_jsonl(out)
+        assert [r["status"] for r in again] == ["fail"] * 4 + ["pass", "runtime_error"]
+        assert [r["cached"] for r in again] == [False] * 5 + [True]
+    finally:
+        gw.stop()
+
+
+def test_an_image_the_gateway_lost_is_built_again(wheelhouse, tmp_path):
+    from rlvr_grade import envs
+    from rlvr_grade.envs.spec import EnvSpec
+    from tests.fake_beam import FakeGateway
+
+    env = envs.build(EnvSpec.parse(packages=["tinyint==2.0"], index=("--no-index", "--find-links", str(wheelhouse))))
+    gw = FakeGateway(wheelhouse=str(wheelhouse)).start()
+    try:
+        envs.write_note(env, "beam-images", {f"127.0.0.1:{gw.port}": "img-0000000000000000"})
+        be = backend_for(gw)
+        try:
+            check = check_of({"completion": "import tinyint\nV = tinyint.VALUE\n", "tests": "assert V == 2\n"})
+            from dataclasses import replace
+
+            ex = be.run(replace(check, env=env.id))
+            assert ex.done and [r.outcome for r in ex.records] == ["passed"], ex.stderr
+        finally:
+            be.close()
+        assert len(gw.image_builds) == 1 and be.stats["images_built"] == 1
+        assert envs.read_note(env, "beam-images")[f"127.0.0.1:{gw.port}"] in gw.images
+    finally:
+        gw.stop()

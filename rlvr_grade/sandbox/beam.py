@@ -120,6 +120,7 @@ class BeamBackend(Backend):
     """A fresh Beam sandbox per check; see the module docstring."""
 
     name = "beam"
+    environments = True  # a check's environment is an image built from its lock (_env_image)
 
     def __init__(
         self,
@@ -135,6 +136,7 @@ class BeamBackend(Backend):
         context: Any = None,
         context_name: str = "default",
         poll_s: float = 0.1,
+        image_build_timeout: float = 1800.0,
         hide: Any = None,  # accepted for API symmetry with the local backend; nothing local to hide
     ):
         self.concurrency = concurrency or 64
@@ -147,13 +149,16 @@ class BeamBackend(Backend):
         self.cpu = cpu
         self.memory_headroom_mb = memory_headroom_mb
         self.poll_s = poll_s
+        self.image_build_timeout = image_build_timeout
+        self._env_images: dict[str, str] = {}  # environment id -> Beam image id (this gateway)
+        self._env_locks: dict[str, threading.Lock] = {}
         self._context = context
         self._context_name = context_name
         self._creates = threading.BoundedSemaphore(self.max_creates)
         self._sandboxes: dict[tuple, Any] = {}
         self._lock = threading.Lock()
         self._live: dict[int, Any] = {}  # id(instance) -> instance (instances are unhashable)
-        self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0}
+        self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0, "images_built": 0}
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -207,12 +212,67 @@ class BeamBackend(Backend):
             return Image(python_version=self.image, python_packages=list(self.python_packages))
         return Image.from_id(self.image)
 
-    def _sandbox_for(self, limits: Limits, network: bool) -> Any:
-        from beam import Sandbox
+    # -- environments: one Beam image per lock hash ------------------------------------------
+    def _gateway(self) -> str:
+        ctx = self._ctx
+        return f"{ctx.gateway_host}:{ctx.gateway_port}"
+
+    def _env_image(self, env_id: str) -> str:
+        """The Beam image id for environment `env_id`: built once from its lock (the exact
+        pins, on the lock's Python version) and remembered beside the environment, per
+        gateway, so later runs reuse it; checked once per run that the gateway still has it."""
+        with self._lock:
+            known = self._env_images.get(env_id)
+            if known is not None:
+                return known
+            lock = self._env_locks.setdefault(env_id, threading.Lock())
+        with lock:  # one build per environment, whatever the number of threads asking
+            with self._lock:
+                known = self._env_images.get(env_id)
+            if known is None:
+                known = self._env_image_uncached(env_id)
+                with self._lock:
+                    self._env_images[env_id] = known
+            return known
+
+    def _env_image_uncached(self, env_id: str) -> str:
+        from beam import Image
+        from beta9.type import PythonVersion
+
+        from rlvr_grade import envs
+
+        try:
+            env = envs.load(env_id)
+        except envs.EnvError as exc:
+            raise SandboxError(f"beam: environment {env_id[:12]}: {exc}")
+        note = envs.read_note(env, "beam-images")
+        remembered = note.get(self._gateway())
+        if remembered:
+            exists, _ = self._rpc("image lookup", lambda: Image.from_id(remembered).exists())
+            if exists:
+                return remembered
+        python = "python" + ".".join(env.lock.python.split(".")[:2])
+        if python not in {v.value for v in PythonVersion}:
+            raise SandboxError(f"beam: environment {env.short_id} needs {python}, which Beam images do not offer")
+        image = Image(python_version=python, python_packages=env.lock.pins())
+        result = self._rpc("image build", lambda: image.build(quiet=True), timeout=self.image_build_timeout)
+        if not result.success or not result.image_id:
+            raise SandboxError(f"beam: building the image of environment {env.short_id} failed: {(result.error or 'no image id')[-400:]}")
+        with self._lock:
+            self.stats["images_built"] += 1
+        try:
+            envs.write_note(env, "beam-images", {**envs.read_note(env, "beam-images"), self._gateway(): result.image_id})
+        except OSError:
+            pass  # a read-only environments folder: the image is built again next run, nothing else
+        return result.image_id
+
+    def _sandbox_for(self, limits: Limits, network: bool, env_id: str = "") -> Any:
+        from beam import Image, Sandbox
 
         memory = int(limits.memory_mb) + self.memory_headroom_mb
         cpu = self.cpu if self.cpu is not None else 1.0
-        key = (memory, cpu, network)
+        key = (memory, cpu, network, env_id)
+        image = Image.from_id(self._env_image(env_id)) if env_id else None
         with self._lock:
             sb = self._sandboxes.get(key)
             if sb is None:
@@ -221,7 +281,7 @@ class BeamBackend(Backend):
                 sb = Sandbox(
                     cpu=cpu,
                     memory=memory,
-                    image=self._image(),
+                    image=image if image is not None else self._image(),
                     keep_warm_seconds=max(60, int(limits.effective_wall_s + self.grace_s) * 2),
                     block_network=not network,
                     env={},
@@ -243,8 +303,8 @@ class BeamBackend(Backend):
             err.transient = _is_transient(exc)  # type: ignore[attr-defined]
             raise err from exc
 
-    def _create(self, limits: Limits, network: bool) -> Any:
-        sb = self._sandbox_for(limits, network)
+    def _create(self, limits: Limits, network: bool, env_id: str = "") -> Any:
+        sb = self._sandbox_for(limits, network, env_id)
         delay = 0.5
         for attempt in range(self.create_attempts):
             with self._creates:
@@ -285,7 +345,7 @@ class BeamBackend(Backend):
         token = secrets.token_hex(16)
         request = {"payload": check.payload(), "limits": limits, "token": token}
         archive = bundle.build_archive(request)
-        inst = self._create(check.limits, check.network)
+        inst = self._create(check.limits, check.network, check.env)
         try:
             self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{bundle.ARCHIVE}", archive))
             proc = self._rpc(

@@ -8,6 +8,12 @@ when the stub asked for block_network, with `python3` meaning the interpreter th
 given (the "image"). It serves exactly the RPCs one sandbox lifecycle makes (see
 notes/beam.md) and records what it saw, so tests can check how the backend drove it.
 
+Images: a request for Beam's managed Python with no packages beyond `preinstalled` (what the
+fake's own interpreter stands for) exists at once and runs that interpreter. Any other image
+must be built (BuildImage, streamed like Beam's): the fake builds it as a real local
+environment — a venv of its interpreter with the requested packages installed by uv (from
+`wheelhouse` only, when given: offline tests) — and sandboxes of that image run its python.
+
 Its latency is not Beam's: a Beam cold start is 1-3 s, here a create costs a mkdir.
 
     python -m tests.fake_beam --port 50100 [--python /path/to/python3]
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import os
 import re
 import shlex
@@ -36,10 +43,13 @@ from typing import Any, Callable
 os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 
+import hashlib  # noqa: E402
+
 import grpc  # noqa: E402
 
 MODULES = ("beta9.clients.pod", "beta9.clients.gateway", "beta9.clients.image")
 _METHOD = re.compile(r'"(/[\w.]+/\w+)",\s*(\w+),\s*(\w+),')
+
 
 
 def message_classes() -> dict[str, tuple[type, type]]:
@@ -78,8 +88,21 @@ class Container:
 class FakeGateway:
     """The fake gateway; `start()` binds a free port on 127.0.0.1 (see `.port`)."""
 
-    def __init__(self, python: str | None = None, port: int = 0, workers: int = 256, token: str = "fake-token"):
+    def __init__(
+        self,
+        python: str | None = None,
+        port: int = 0,
+        workers: int = 256,
+        token: str = "fake-token",
+        wheelhouse: str | None = None,
+        preinstalled: tuple[str, ...] = ("pytest==8.3.4",),
+    ):
         self.python = python or sys.executable
+        self.wheelhouse = wheelhouse
+        self.preinstalled = frozenset(preinstalled)
+        self.images: dict[str, str] = {}  # built image id -> the python3 its sandboxes run
+        self.image_builds: list[list[str]] = []  # the python_packages of every build, in order
+        self.image_lock = threading.Lock()
         self.token = token
         self.requested_port = port
         self.workers = workers
@@ -120,6 +143,14 @@ class FakeGateway:
             "/pod.PodService/SandboxUpdateTTL": self.ok,
         }
         methods = {}
+        from beta9.clients.image import BuildImageRequest as req_cls  # noqa: N813 - the one streaming RPC
+        from beta9.clients.image import BuildImageResponse as resp_cls  # noqa: N813
+
+        methods["/image.ImageService/BuildImage"] = grpc.unary_stream_rpc_method_handler(
+            self._wrap("/image.ImageService/BuildImage", self.build_image, resp_cls),
+            request_deserializer=req_cls.FromString,
+            response_serializer=bytes,
+        )
         for path, fn in handlers.items():
             req_cls, resp_cls = table[path]
             methods[path] = grpc.unary_unary_rpc_method_handler(
@@ -167,8 +198,63 @@ class FakeGateway:
     def ok(self, req, resp_cls, ctx):
         return resp_cls(ok=True)
 
+    def _image_key(self, req) -> str | None:
+        """The id an image request builds to; None for the managed image (no packages beyond
+        what the fake's interpreter has), which always exists."""
+        packages = sorted(p for p in req.python_packages if p)
+        if not req.commands and set(packages) <= self.preinstalled:
+            return None
+        spec = json.dumps({"python": req.python_version, "packages": packages, "commands": list(req.commands)}, sort_keys=True)
+        return "img-" + hashlib.sha256(spec.encode()).hexdigest()[:16]
+
     def verify_image_build(self, req, resp_cls, ctx):
-        return resp_cls(image_id=req.image_id or f"img-{req.python_version}", valid=True, exists=True)
+        if req.image_id:  # Image.from_id: exists if built here (or is a managed image's id)
+            exists = req.image_id in self.images or req.image_id.startswith("img-python")
+            return resp_cls(image_id=req.image_id, valid=exists, exists=exists)
+        key = self._image_key(req)
+        if key is None:
+            return resp_cls(image_id=f"img-{req.python_version}", valid=True, exists=True)
+        return resp_cls(image_id=key, valid=True, exists=key in self.images)
+
+    def build_image(self, req, resp_cls, ctx):
+        """Build the image as a real environment: a venv of the fake's interpreter with the
+        packages installed by uv. Streams messages, then one `done` response."""
+        key = self._image_key(req) or f"img-{req.python_version}"
+        yield resp_cls(msg=f"building {key}\n")
+        with self.image_lock:
+            if key in self.images:
+                yield resp_cls(done=True, success=True, image_id=key, python_version=req.python_version)
+                return
+            ok, log, python = self._build_env(key, req)
+            if ok:
+                self.images[key] = python
+                self.image_builds.append(list(req.python_packages))
+        yield resp_cls(msg=log[-4000:])
+        yield resp_cls(done=True, success=ok, image_id=key if ok else "", python_version=req.python_version)
+
+    def _build_env(self, key: str, req) -> tuple[bool, str, str]:
+        from uv import find_uv_bin
+
+        want = req.python_version.removeprefix("python")
+        have = subprocess.run([self.python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True).stdout.strip()
+        if want not in ("3", have):
+            return False, f"this gateway only has python{have}, not {req.python_version}", ""
+        root = os.path.join(self.root, "images", key)
+        uv = find_uv_bin()
+        env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never", "NO_COLOR": "1"}
+        env.pop("VIRTUAL_ENV", None)
+        steps = [[uv, "venv", root, "--python", self.python, "--no-project", "--quiet"]]
+        if req.python_packages:
+            source = ["--no-index", "--find-links", self.wheelhouse] if self.wheelhouse else []
+            steps.append([uv, "pip", "install", "--python", os.path.join(root, "bin", "python"), "--quiet", *source, *req.python_packages])
+        log = ""
+        for cmd in steps:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+            log += proc.stdout + proc.stderr
+            if proc.returncode != 0:
+                shutil.rmtree(root, ignore_errors=True)
+                return False, log or f"{cmd[1]} failed", ""
+        return True, log, os.path.join(root, "bin", "python")
 
     def head_object(self, req, resp_cls, ctx):
         return resp_cls(ok=True, exists=True, object_id=f"obj-{req.hash[:12]}")
@@ -273,7 +359,7 @@ class FakeGateway:
             return resp_cls(ok=False, error_msg="empty command")
         c.execs.append(argv)
         if argv[0] in ("python3", "python"):
-            argv[0] = self.python
+            argv[0] = self.images.get(c.stub.get("image_id", ""), self.python)
         argv = [self._path(c, a) if a.startswith("/workspace") else a for a in argv]
         cwd = self._path(c, req.cwd or "/workspace")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": c.root, **dict(req.env)}
