@@ -107,6 +107,7 @@ class Grader:
         self._env_progress = env_progress
         self._environment: Any = None  # the run's envs.Environment, once resolved
         self._row_envs: dict[str, str | InvalidRow] = {}  # a row's env value -> id, or why not
+        self._providers: dict[str, list[tuple[str, str]]] | None = None  # import name -> (id, name) of built environments
         self.checks = self.options.checks.resolved()
         self._backend = backend
         self._hide = list(hide)
@@ -307,9 +308,43 @@ class Grader:
         if isinstance(prepared, Outcome):
             return prepared
         outcome = self.cache.get(prepared[1]) or self._run_check(*prepared)
-        # Flags come from the completion's text and the --on-suspicious policy, applied after the
-        # cache so a cached outcome never carries another run's policy.
-        return scoring.apply_flags(outcome, scan_flags(prepared[0].program), self.options.reward)
+        return self._annotate(outcome, prepared[0])
+
+    def _annotate(self, outcome: Outcome, check: Check) -> Outcome:
+        """What is added after the cache, so a cached outcome never carries another run's
+        policy or machine: flags from the completion's text and the --on-suspicious policy;
+        for a missing module, which built environment provides it."""
+        outcome = scoring.apply_flags(outcome, scan_flags(check.program), self.options.reward)
+        if "No module named" in outcome.error and outcome.status in ("runtime_error", "fail", "compile_error"):
+            hint = self._module_hint(outcome.error, check.env)
+            if hint:
+                outcome = replace(outcome, error=f"{outcome.error} ({hint})")
+        return outcome
+
+    def _module_hint(self, error: str, env_id: str) -> str | None:
+        import re
+
+        m = re.search(r"No module named '([A-Za-z_][\w.]*)'", error)
+        if m is None:
+            return None
+        if self._providers is None:
+            from rlvr_grade import envs
+
+            try:
+                found = envs.list_envs()
+            except envs.EnvError:
+                found = []
+            providers: dict[str, list[tuple[str, str]]] = {}
+            for env in found:
+                for _dist, names in env.provides:
+                    for name in names:
+                        providers.setdefault(name, []).append((env.id, env.names[0] if env.names else env.short_id))
+            self._providers = providers
+        module = m.group(1).split(".")[0]
+        which = sorted({ref for eid, ref in self._providers.get(module, ()) if eid != env_id})
+        if not which:
+            return None
+        return f"environment {' or '.join(which[:3])} provides {module}: --env {which[0]}"
 
     def _run_check(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
@@ -348,14 +383,14 @@ class Grader:
         # time a final outcome is in the cache (put happens before the future resolves).
         inflight: dict[str, Future] = {}
         lock = threading.RLock()  # re-entered when a callback fires at once on a done future
-        programs: dict[int, str] = {}  # row index -> extracted code, for the flags scan on the way out
+        checks: dict[int, Check] = {}  # row index -> its check, annotated on the way out
 
         def submit(pool: ThreadPoolExecutor, r: Rollout) -> Future:
             prepared = self._prepare(r)
             if isinstance(prepared, Outcome):
                 return done_future((r, prepared))
             check, key = prepared
-            programs[r.index] = check.program
+            checks[r.index] = check
             with lock:
                 first = inflight.get(key)
                 if first is None:
@@ -375,11 +410,9 @@ class Grader:
                 inflight.pop(key, None)
 
         for r, outcome in ordered_map(rollouts, submit, self.options.workers):
-            program = programs.pop(r.index, None)
-            if program is not None:
-                # Flags come from the completion's text and the --on-suspicious policy, applied
-                # after the cache so a cached outcome never carries another run's policy.
-                outcome = scoring.apply_flags(outcome, scan_flags(program), self.options.reward)
+            check = checks.pop(r.index, None)
+            if check is not None:
+                outcome = self._annotate(outcome, check)
             yield r, outcome
 
     def grade(self, rows: Iterable[dict[str, Any]] | Any) -> list[Outcome]:

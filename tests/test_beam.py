@@ -298,6 +298,7 @@ def test_an_environment_runs_in_a_beam_image_built_once_and_remembered(wheelhous
         assert [r["status"] for r in got] == ["pass"] * 4 + ["fail", "runtime_error"], [r["error"] for r in got]
         assert "AssertionError" in got[4]["error"]  # tinyint 1.0: V == 1
         assert "No module named 'tinyint'" in got[5]["error"]  # the default image has no tinyint
+        assert got[5]["error"].endswith("(environment one or two provides tinyint: --env one)")
         assert sorted(map(sorted, gw.image_builds)) == sorted([sorted(two.lock.pins()), sorted(one.lock.pins())])
         remembered = envs.read_note(two, "beam-images")[f"127.0.0.1:{gw.port}"]
         assert remembered in gw.images

@@ -340,6 +340,22 @@ def test_a_backend_that_cannot_run_environments_never_runs_a_row_in_the_wrong_on
         Grader(env="ti").environment  # noqa: B018
 
 
+def test_a_missing_module_names_the_environment_that_provides_it(wheelhouse, tmp_path):
+    from rlvr_grade.api import Grader
+
+    row = {"completion": "import tinyint\nV = tinyint.VALUE\n", "tests": "assert V == 2\n"}
+    with Grader(cache=str(tmp_path / "c.sqlite")) as g:
+        [before] = g.grade([row])
+    assert before.status == "runtime_error" and "--env" not in before.error
+    envs.build(spec_of(wheelhouse, "tinyint"), name="ti")
+    with Grader(cache=str(tmp_path / "c.sqlite")) as g:
+        [after] = g.grade([row])
+        stored = g.cache.get(g.cache_key(next(g._rollouts([row]))))
+    assert after.cached and "No module named 'tinyint'" in after.error
+    assert after.error.endswith("(environment ti provides tinyint: --env ti)")
+    assert stored.error == before.error  # the hint is added on the way out, never cached
+
+
 # -- the CLI ----------------------------------------------------------------------------------
 
 
