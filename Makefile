@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-integrations lint bench clean
+.PHONY: install demo test test-integrations lint bench fidelity clean
 
 install: $(STAMP)
 
@@ -39,7 +39,7 @@ test-integrations: $(INT_STAMP)
 	RLVR_GRADE_INTEGRATIONS=1 $(INT_PY) -m pytest -q -p no:cacheprovider tests/integrations
 
 lint: install
-	$(VENV)/bin/ruff check rlvr_grade tests
+	$(VENV)/bin/ruff check rlvr_grade tests fidelity
 
 BENCH_STAMP := $(VENV)/.bench-installed
 
@@ -52,5 +52,12 @@ bench: install $(BENCH_STAMP)
 	$(PY) -m compileall -q rlvr_grade  # what a wheel install does: no module compiled per start
 	$(PY) bench/run.py $(BENCH_ARGS)
 
+# rlvr-grade against the reference graders on ../shared/data (RLVR_FIDELITY_DATA elsewhere); skips
+# with a reason where there is none. The references get their own .venv-fidelity. Report:
+# build/fidelity/report.json. FIDELITY_ARGS=--full for all 16,400 CodeGen-16B samples; --help for
+# the rest (--datasets, --limit, --grader-arg). See docs/fidelity.md, "make fidelity".
+fidelity: install
+	$(PY) -m fidelity $(FIDELITY_ARGS)
+
 clean:
-	rm -rf $(VENV) $(INT_VENV) build samples/scored.jsonl samples/summary.json .pytest_cache
+	rm -rf $(VENV) $(INT_VENV) .venv-fidelity build samples/scored.jsonl samples/summary.json .pytest_cache

@@ -1,0 +1,124 @@
+"""ClassEval (100 class-level tasks): the reference solutions and ChatGPT's greedy outputs
+(model_output_ChatGPT_100_c_t0.json), each graded by ClassEval's own unittest run
+(fidelity/refs/classeval_ref.py, unsandboxed, in the reference venv that holds the packages the
+tasks import) and by rlvr-grade (the program as `solution.py`, the tests as a pytest module
+starting `from solution import *`, default 10 CPU seconds). ChatGPT's answer becomes a program
+the way ClassEval's test_pipeline.py makes it: the code block taken out of the answer, methods
+without `self`/`cls` made static, the task's import statements put first.
+
+A row that fails on one side only because a package is missing is an environment row, counted
+apart (rlvr-grade's checks see the grader's own venv until environments exist, issue 18; pass
+`--grader-arg=--env=...` then)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from fidelity.context import RESULT, Context
+from fidelity.core import Case, Verdict
+from fidelity.refrun import last_line, run_cached, run_python
+
+GROUPS = {"classeval/reference": "ClassEval unittest", "classeval/chatgpt": "ClassEval unittest"}
+ARGS: tuple[str, ...] = ()
+MODULE = "classeval_task"
+DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refs", "classeval_ref.py")
+
+
+# -- ClassEval's answer-to-program rules (test_pipeline.py: extract_code, add_static_statement) --
+_FENCES = (r"```python(.*?)```", r"```ruby(.*?)```", r"```scss(.*?)```", r"```python(.*?)", r"```(.*?)```",
+           r"\[PYTHON\](.*?)\[/PYTHON\]")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def extract_code(text: str) -> str:
+    text = text.rstrip()
+    for marker in ("### Response:", "@@ Response:", "[/INST]"):
+        if marker in text:
+            text = text.split(marker)[1]
+            break
+    for pattern in _FENCES:
+        found = re.findall(pattern, text, re.S)
+        if found:
+            return found[0]
+    # No fence: drop the prose before the class (keeping import lines), then dedent the class
+    # if the answer indented it.
+    lines = text.split("\n")
+    dropped = []
+    for line in lines:
+        if line.strip().startswith("class"):
+            break
+        if not line.strip().startswith(("import", "from")):
+            dropped.append(line)
+    text = "\n".join(line for line in lines if line not in dropped)
+    shift = None
+    for line in text.split("\n"):
+        if line.strip().startswith("class"):
+            shift = _indent(line)
+            break
+    if shift:
+        text = "\n".join(" " * (_indent(line) - shift) + line.lstrip() for line in text.split("\n"))
+    return text
+
+
+def add_static(code: str) -> str:
+    lines = [line for line in code.split("\n") if "@staticmethod" not in line]
+    out = []
+    for line in lines:
+        if line.strip().startswith("def ") and "self" not in line and "cls" not in line and _indent(line) == 4:
+            out.append("    @staticmethod")
+        out.append(line)
+    return "\n".join(out)
+
+
+def chatgpt_program(answer: str, imports: list[str]) -> str:
+    return "\n".join(imports) + "\n" + add_static(extract_code(answer))
+
+
+def collect(ctx: Context) -> list[Case]:
+    with open(ctx.path("classeval", "ClassEval_data.json")) as fh:
+        tasks = json.load(fh)
+    with open(ctx.path("classeval", "model_output_ChatGPT_100_c_t0.json")) as fh:
+        answers = {t["task_id"]: t["predict"] for t in json.load(fh)}
+    cases = []
+    for kind in ("reference", "chatgpt"):
+        for t in tasks:
+            programs = [t["solution_code"]] if kind == "reference" else \
+                [chatgpt_program(a, t["import_statement"]) for a in answers.get(t["task_id"], [])]
+            for i, code in enumerate(programs):
+                key = t["task_id"] if len(programs) == 1 else f"{t['task_id']}#{i}"
+                row = {"completion": code, "tests": "from solution import *\n" + t["test"]}
+                ref = {"module": code + "\n" + t["test"], "classes": t["test_classes"]}
+                cases.append(Case(f"classeval/{kind}", key, row, ARGS, ref, code))
+    return ctx.take(cases)
+
+
+def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
+    cache = ctx.cache("classeval")
+    by_uid = {c.uid: c for c in cases}
+    with open(DRIVER) as fh:
+        driver = fh.read()
+
+    def run(uid: str) -> Verdict:
+        ref = by_uid[uid].ref
+        timeout = 5.0 * (len(ref["classes"]) + 1) + 20.0
+        p = run_python(ctx.ref_python, {f"{MODULE}.py": ref["module"], "run_classeval.py": driver},
+                       ["run_classeval.py", MODULE, json.dumps(ref["classes"])], timeout)
+        for line in p.stdout.splitlines():
+            if line.startswith(RESULT):
+                d = json.loads(line[len(RESULT):])
+                return Verdict(bool(d["passed"]), d["status"], d["error"])
+        if p.timed_out:
+            return Verdict(False, "timeout", "killed at the wall timeout")
+        return Verdict(False, "crashed", last_line(p.stderr) or f"exit {p.returncode} without a result")
+
+    items = [(c.uid, cache.key("classeval-unittest", driver, c.ref)) for c in cases]
+    return run_cached(items, run, cache, ctx.jobs, ctx.progress("classeval reference"))
+
+
+def references(ctx: Context) -> dict[str, str]:
+    return dict(GROUPS)

@@ -1,0 +1,58 @@
+"""rlvr-grade's side: the cases go through the project's own CLI (`rlvr-grade score`), exactly as
+a user runs it, real sandbox included. Options the adapters do not set (`--backend`, later
+`--env`) are passed through with `--grader-arg`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from typing import Callable
+
+from fidelity.core import Case, Verdict
+
+
+def grader_command() -> list[str]:
+    """The `rlvr-grade` beside the interpreter running this (the checkout's .venv)."""
+    exe = os.path.join(os.path.dirname(sys.executable), "rlvr-grade")
+    if os.path.exists(exe):
+        return [exe]
+    return [sys.executable, "-m", "rlvr_grade.entry"]
+
+
+def grade(cases: list[Case], work: str, name: str, command: list[str], extra: list[str], jobs: int,
+          cache: str | None, log: Callable[[str], None]) -> dict[str, Verdict]:
+    """Grade every case; cases sharing their CLI options go in one `score` run. Returns the
+    verdict per case uid. A row missing from the output, or a run that exits with an error,
+    stops the whole comparison: nothing is compared against a guess."""
+    by_args: dict[tuple[str, ...], list[Case]] = defaultdict(list)
+    for c in cases:
+        by_args[c.grader_args].append(c)
+    out: dict[str, Verdict] = {}
+    os.makedirs(work, exist_ok=True)
+    for n, (args, batch) in enumerate(sorted(by_args.items())):
+        src = os.path.join(work, f"{name}.{n}.in.jsonl")
+        dst = os.path.join(work, f"{name}.{n}.scored.jsonl")
+        with open(src, "w") as fh:
+            for c in batch:
+                fh.write(json.dumps({**c.grader_row, "key": c.uid}) + "\n")
+        cmd = [*command, "score", src, "-o", dst, "--id-col", "key", "-j", str(jobs), "-q", *args, *extra]
+        cmd += ["--cache", cache] if cache else ["--no-cache"]
+        t0 = time.time()
+        res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if res.returncode != 0:
+            raise RuntimeError(f"rlvr-grade exited {res.returncode} on {src}: {res.stderr.strip()[-2000:]}")
+        got = {}
+        with open(dst) as fh:
+            for line in fh:
+                r = json.loads(line)
+                got[r["key"]] = Verdict(r["status"] == "pass" and r["reward"] == 1.0, r["status"], r.get("error") or "")
+        missing = [c.uid for c in batch if c.uid not in got]
+        if missing:
+            raise RuntimeError(f"rlvr-grade wrote no row for {len(missing)} keys of {src}, e.g. {missing[:3]}")
+        log(f"  rlvr-grade {' '.join(args)}: {len(batch)} rows in {time.time() - t0:.0f} s")
+        out.update(got)
+    return out
