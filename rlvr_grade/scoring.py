@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from rlvr_grade.harness.splitting import base_id
 from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
 
 OnSuspicious = Literal["flag", "zero"]
+_OUTCOMES = ("passed", "failed", "error", "skipped")
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool
     parametrization expands one expected id into several)."""
     by_base: dict[str, list] = {}
     for rec in ex.records:
+        if rec.outcome not in _OUTCOMES:  # malformed: never a pass
+            rec = replace(rec, outcome="error", message=f"{rec.id}: malformed outcome {str(rec.outcome)[:40]!r}")
         key = base_id(rec.id) if check.style == "pytest" else rec.id
         by_base.setdefault(key, []).append(rec)
     passed = 0
@@ -54,10 +57,15 @@ def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool
         if key in expected:
             continue
         for r in recs:
-            if r.outcome == "error":  # collection errors, setup failures outside expected ids
+            # A record the grader did not expect (a collection error, a failed setup step, a
+            # test the static discovery did not see) can only make the row worse: a failure
+            # there is a failure of the row, an unexpected pass counts for nothing.
+            if r.outcome == "error":
                 any_error = True
-                if r.message:
-                    msgs.append(r.message)
+            elif r.outcome != "passed":
+                any_fail = True
+            if r.outcome != "passed":
+                msgs.append(r.message or f"{key}: {r.outcome}")
     return passed, len(check.expected_tests), msgs, any_fail, any_error
 
 
@@ -79,7 +87,7 @@ def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
         if kind == "memory":
             return "memory_limit", passed, total, msg
         return "runtime_error", passed, total, msg
-    if ex.done and passed == total and not any_error:
+    if ex.done and passed == total and not any_error and not any_fail:
         return "pass", passed, total, ""
     first = msgs[0] if msgs else ""
     if not ex.done:

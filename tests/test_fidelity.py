@@ -418,6 +418,23 @@ def test_an_assert_never_reached_after_a_crash_is_an_error_not_a_pass():
     assert (o.tests_passed, o.tests_total, o.status) == (1, 2, "runtime_error")
 
 
+def test_a_failure_outside_checks_own_asserts_fails_every_assert_of_that_call():
+    # fraction rewards: check() has asserts of its own and calls a helper that asserts too; the
+    # helper's failure (caught by the candidate here) cannot be attributed to one of check's
+    # asserts, so none of those that did not fail on their own counts as passed
+    tests = (
+        "def helper(v):\n    assert v == 2\n\n"
+        "def check(c):\n    assert c(1) == 2\n    c(1, helper)\n    assert c(2) == 3\n\ncheck(f)\n"
+    )
+    swallow = "def f(x, cb=None):\n    try:\n        cb and cb(x)\n    except AssertionError:\n        pass\n    return x + 1\n"
+    honest = "def f(x, cb=None):\n    cb and cb(x + 1)\n    return x + 1\n"
+    opts = ScoreOptions(reward=RewardConfig(shape="fraction"), concurrency=1)
+    with Grader(opts) as g:
+        bad, good = g.grade([{"completion": swallow, "tests": tests}, {"completion": honest, "tests": tests}])
+    assert (bad.status, bad.tests_passed, bad.tests_total, bad.reward) == ("fail", 0, 2, 0.0), bad
+    assert (good.status, good.tests_passed, good.reward) == ("pass", 2, 1.0), good
+
+
 def test_a_crash_outside_the_asserts_inside_a_loop_fails_the_loops_assert():
     # HumanEval/32's shape: `solution = candidate(...)` inside a loop, then the assert. A crash
     # on iteration 3 must not leave the assert "passed" from iterations 1-2 (CodeGen #32/19).
@@ -447,6 +464,12 @@ def test_reports_must_cover_exactly_the_expected_tests():
     assert verdict(check, _ex([("check:1", "passed"), ("check:9", "passed")]))[0] == "fail"
     # all passed but the harness never said done (an exit in the middle): not a pass
     assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed")], done=False))[0] != "pass"
+    # a failure under an id nobody expected (a setup step, a test discovery missed) is a failure
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed"), ("setup:3", "failed")]))[0] == "fail"
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed"), ("unattributed", "skipped")]))[0] == "fail"
+    # a malformed outcome is never a pass, expected or not
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "PASSED")]))[0] != "pass"
+    assert verdict(check, _ex([("check:1", "passed"), ("check:2", "passed"), ("x", None)]))[0] != "pass"
     pcheck = Check(style="pytest", program="", tests="", expected_tests=("t.py::test_a",))
     assert verdict(pcheck, _ex([("t.py::test_a", "skipped")]))[0] == "fail"
     assert verdict(pcheck, _ex([("t.py::test_a[1]", "passed"), ("t.py::test_a[2]", "failed")]))[0] == "fail"

@@ -172,15 +172,16 @@ _PREBUILT: dict[str, Any] = {}
 ISOLATED_TESTDIR = "/tmp/t"  # sandbox/isolation.TESTDIR: the guard's protected folder in a check
 
 
-def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], SoftRecorder, Any, Guard]:
-    """(pristine builtins, strict helpers, soft-assert recorder, the `solution` module, the
+def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], Callable[[tuple[Any, ...]], Any], Any, Guard]:
+    """(pristine builtins, strict helpers, their failure log, the `solution` module, the
     guard for ISOLATED_TESTDIR, built but not installed) for one asserts check."""
     import types
 
     guard = Guard(trusted_files=[TESTS_FILENAME])
     guard.protected_dirs = (os.path.join(os.path.realpath(ISOLATED_TESTDIR), ""),)
     guard.hook  # noqa: B018 - builds the hook's closure now
-    return strict.pristine_builtins(), strict.make_namespace(), SoftRecorder(), types.ModuleType("solution"), guard
+    log = strict.failure_log()
+    return strict.pristine_builtins(), strict.make_namespace(log), log, types.ModuleType("solution"), guard
 
 
 def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callable[[], None]:
@@ -295,9 +296,9 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     # what it patches (builtins, math, this module) is put back before the tests run.
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
-    builtin_names, helpers, soft_state, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
-    record, begin = soft_state.record, soft_state.begin
+    builtin_names, helpers, log, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
+    verdicts = _step_verdicts
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
@@ -316,10 +317,11 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         return
     restore()
     tns = make_tns(ns, frozenset(used), builtin_names, helpers)
-    tns[strict.SOFT] = record
+    no_lines: frozenset[int] = frozenset()
     for sid, step_code, is_check, lines in compiled:
-        begin()
         restore()
+        log(("active", lines or no_lines))
+        mark = log(("mark",))
         try:
             run(step_code, tns)
         except AssertionError as exc:
@@ -331,23 +333,59 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
             failed, crash = ("error", describe(exc)), exc
         else:
             failed = crash = None
+        log(("active", no_lines))
         restore()
+        logged = log(("since", mark))
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
             crash_line = crash_line_of(crash) if failed is not None else None
-            for line in lines:
-                outcome, msg = soft_state.results.get(line, failed or ("passed", ""))
-                if failed is not None and outcome == "passed" and not before_crash(line, crash_line, loops):
-                    # the call raised outside an assert (e.g. `solution = candidate(x)` inside a
-                    # loop): an assert after that point, or in a loop around it, did not pass
-                    outcome, msg = failed
+            for line, (outcome, msg) in verdicts(lines, logged, failed, crash_line, loops, before_crash):
                 report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
-        elif failed is not None:
+            continue
+        if failed is None and logged:
+            # nothing raised, yet an assert of the tests failed on the way (caught by whoever
+            # called it): the step failed
+            _, line, outcome, msg = logged[0]
+            failed = (outcome, msg)
+        if failed is not None:
             report({"ev": "test", "id": sid, "outcome": failed[0], "msg": failed[1]})
             if not is_check:
                 return
         elif is_check:
             report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
+
+
+_RANK = {"passed": 0, "failed": 1, "error": 2}
+
+
+def _step_verdicts(lines: list[int], logged: tuple[tuple[Any, ...], ...], failed: tuple[str, str] | None,
+                   crash_line: int | None, loops: list[tuple[int, int]],
+                   before_crash: Callable[[int, int | None, list[tuple[int, int]]], bool]) -> list[tuple[int, tuple[str, str]]]:
+    """(line, (outcome, message)) for each own assert of a top-level `check(...)` call, from
+    the failures logged while it ran and how it ended. A failure logged anywhere else (an
+    assert in a helper it called, a nested function, a callback, another thread), even one
+    that something caught, fails every assert of the call that did not fail on its own: which
+    of them it stands for is unknown, and none of them may count as passed."""
+    own: dict[int, tuple[str, str]] = {}
+    stray: tuple[str, str] | None = None
+    wanted = set(lines)
+    for kind, line, outcome, msg in logged:
+        if kind == "soft" and line in wanted:
+            prev = own.get(line)
+            if prev is None or _RANK.get(outcome, 2) > _RANK.get(prev[0], 2):
+                own[line] = (outcome, msg)
+        elif stray is None:
+            stray = (outcome, f"{msg} (outside the asserts of the test function)" if line else msg)
+    out = []
+    for line in lines:
+        verdict = own.get(line)
+        if verdict is None:
+            if failed is not None and not before_crash(line, crash_line, loops):
+                verdict = failed  # the call raised before this assert (or in a loop around it) passed
+            else:
+                verdict = stray or ("passed", "")
+        out.append((line, verdict))
+    return out
 
 
 def _crash_line(exc: BaseException | None) -> int | None:
@@ -369,31 +407,6 @@ def _before_crash(line: int, crash: int | None, loops: list[tuple[int, int]]) ->
     return not any(start <= line <= end and start <= crash <= end for start, end in loops)
 
 
-class SoftRecorder:
-    """Collects the per-assert verdicts of one `check(...)` call (worst outcome per assert line,
-    since an assert inside a loop runs many times). An assert the call never reached counts as
-    passed only if the call itself finished without raising (a branch not taken)."""
-
-    def __init__(self) -> None:
-        self.results: dict[int, tuple[str, str]] = {}
-        self._rank = {"passed": 0, "failed": 1, "error": 2}  # per instance: a class attribute can be patched
-
-    def begin(self) -> None:
-        self.results = {}
-
-    def record(self, line: int, cond: Any) -> None:
-        try:
-            ok = cond()
-            outcome, msg = ("passed", "") if ok else ("failed", f"AssertionError (line {line})")
-        except AssertionError as exc:
-            outcome, msg = "failed", last_line(exc)
-        except Exception as exc:  # noqa: BLE001 - the candidate crashed on this input
-            outcome, msg = "error", last_line(exc)
-        prev = self.results.get(line)
-        if prev is None or self._rank[outcome] > self._rank[prev[0]]:
-            self.results[line] = (outcome, msg)
-
-
 def resolve_hookimpls() -> None:
     """Import pytest (a pytest-warm worker does it before forking). The recorder's hooks are
     marked when it is made, per check."""
@@ -407,7 +420,8 @@ class _Plugin:
 
 
 def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
-                  test_modules: list[str] | tuple[str, ...] = ()) -> Any:
+                  test_modules: list[str] | tuple[str, ...] = (), log: Callable[[tuple[Any, ...]], Any] | None = None,
+                  attributed: list[int] | None = None) -> Any:
     """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
@@ -418,13 +432,22 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     The hooks are closures: their state (`ran`), the helpers and every builtin they call are
     bound here, before the candidate runs. A class's methods and attributes are looked up on
     the class when called (`self._genuine`, even `self.ran` gives way to a class property), and
-    the candidate reaches the class through its module or `object.__subclasses__()`."""
+    the candidate reaches the class through its module or `object.__subclasses__()`.
+
+    `log` is the strict helpers' failure log: a test whose window (its setup, call and
+    teardown) logged a failed assert of the test file fails, whatever pytest made of it (the
+    AssertionError may have been caught on the way). `attributed[0]` counts the failures
+    that fell in some test's window; run_pytest fails the row for any other."""
     import functools
 
     import pytest
 
     restore = pristine_restorer(test_modules)
     ran: dict[str, str] = {}
+    log = log or strict.failure_log()
+    attributed = attributed if attributed is not None else [0]
+    marks: dict[str, int] = {}
+    starts: dict[str, int] = {}
     strict_eq = helpers["__rlvr_strict_eq__"]
     install_asserts = _install_strict_unittest_asserts
     wraps = functools.wraps
@@ -473,6 +496,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     def pytest_runtest_setup(item):  # noqa: ANN001 - pytest hook
         """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
         of the instance pytest just created, so its return is witnessed the same way."""
+        marks[item.nodeid] = starts[item.nodeid] = log(("mark",))  # the window opens before its fixtures
         yield
         restore()  # what the candidate patched since the last test, before we use anything
         testcase = _getattr(item, "_testcase", None)
@@ -484,7 +508,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         if fn is None or not genuine(fn):
             ran[nodeid] = "error:" + not_genuine
             return
-        install_asserts(testcase, strict_eq)
+        install_asserts(testcase, strict_eq, log)
 
         @wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
         def witnessed(*args, **kwargs):
@@ -519,7 +543,28 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                 if seen != "passed":
                     outcome = "error"
                     msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
+            logged = failures(report.nodeid)
+            if logged and outcome == "passed":
+                outcome, msg = "failed", logged[0][3]
             send({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+        elif report.when == "teardown":
+            logged = failures(report.nodeid)  # e.g. an assert in a fixture's teardown, or one caught
+            if logged:
+                send({"ev": "test", "id": report.nodeid, "outcome": "failed", "msg": logged[0][3]})
+        if report.when == "teardown":
+            start = starts.pop(report.nodeid, None)
+            marks.pop(report.nodeid, None)
+            if start is not None:
+                attributed[0] += len(log(("since", start)))
+
+    def failures(nodeid: str) -> tuple[tuple[Any, ...], ...]:
+        """The failures logged in this test's window since its last report."""
+        start = marks.get(nodeid)
+        if start is None:
+            return ()
+        logged = log(("since", start))
+        marks[nodeid] = start + len(logged)
+        return logged
 
     plugin = _Plugin()
     vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_pyfunc_call=pytest_pyfunc_call,
@@ -527,12 +572,22 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     return plugin
 
 
-def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool]) -> None:
+def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool],
+                                     log: Callable[[tuple[Any, ...]], Any]) -> None:
     """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py).
     Called with pristine builtins; what the asserts use later is bound here, not looked up
-    when the candidate may have patched it."""
-    fail = testcase.failureException
+    when the candidate may have patched it. A failure is logged before it raises."""
+    failure = testcase.failureException
     _type, _bool, _setattr = type, bool, setattr
+
+    _str = str
+
+    def fail(msg: Any) -> BaseException:
+        log(("fail", "unittest", 0, "failed", _str(msg)[:500]))
+        return failure(msg)
+
+    def test_fail(msg=None):  # noqa: ANN001 - TestCase.fail, which most other assert methods call
+        raise fail(msg if msg is not None else "fail() called")
 
     def assert_equal(first, second, msg=None):  # noqa: ANN001
         if not strict_eq(first, second):
@@ -556,7 +611,7 @@ def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, An
 
     for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
                      ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),
-                     ("assertFalse", assert_false)):
+                     ("assertFalse", assert_false), ("fail", test_fail)):
         _setattr(testcase, name, fn)
 
 
@@ -759,18 +814,25 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    helpers = bind_helpers(strict.make_namespace())
+    log = strict.failure_log()
+    helpers = bind_helpers(strict.make_namespace(log))
     _strict_rewrite_hook(testfile, helpers)
-    recorder = make_recorder(report, testfile, defs, helpers, modules)
+    attributed = [0]
+    recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed)
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
     as_int = int
     guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
     disarm = guard.disarm
+    _len = len
     guard.arm()
     code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
     disarm()
+    stray = _len(log(("since", 0))) - attributed[0]
+    if stray > 0:  # a failed assert of the test file outside every test's window
+        report({"ev": "test", "id": "unattributed", "outcome": "failed",
+                "msg": f"{stray} failed assert(s) of the test file outside any test"})
     changed = changes()
     if changed:
         report({"ev": "phase", "phase": "runtime", "msg": f"the test runner was modified: {', '.join(changed[:3])}"})

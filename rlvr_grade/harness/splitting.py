@@ -75,11 +75,18 @@ def _assert_lines(fn: ast.FunctionDef) -> list[int]:
 
 
 def soft_functions(tree: ast.Module) -> dict[str, list[int]]:
-    """Top-level test functions whose asserts count one by one (HumanEval's `check`):
-    name -> assert lines. The last definition of a name wins, as at run time."""
+    """Top-level test functions whose own asserts count one by one (HumanEval's `check`):
+    those called by a top-level bare call, name -> assert lines. A function only other
+    functions call (evalplus's `assertion` helper) is not one: its asserts raise, and fail
+    whatever test called it. The last definition of a name wins, as at run time."""
+    called = {
+        stmt.value.func.id
+        for stmt in tree.body
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
+    }
     found: dict[str, list[int]] = {}
     for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef):
+        if isinstance(stmt, ast.FunctionDef) and stmt.name in called:
             lines = _assert_lines(stmt)
             if lines:
                 found[stmt.name] = lines

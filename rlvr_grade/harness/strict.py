@@ -31,7 +31,7 @@ import ast
 import builtins as _builtins_mod
 import math as _math
 import operator as _operator
-from typing import Any
+from typing import Any, Callable
 
 from rlvr_grade.harness.splitting import is_literal
 
@@ -42,6 +42,7 @@ OP = "__rlvr_op__"
 ABS = "__rlvr_abs__"
 CHAIN = "__rlvr_chain__"
 TRUTH = "__rlvr_truth__"
+ASSERT = "__rlvr_assert__"
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -83,6 +84,7 @@ class StrictRewriter(ast.NodeTransformer):
 
     def __init__(self) -> None:
         self.in_assert = 0
+        self.handled = 0  # inside a `try` (or `with ...raises(...)`) of the test that handles a failed assert
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -94,11 +96,37 @@ class StrictRewriter(ast.NodeTransformer):
 
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
         self.in_assert += 1
-        node.test = _truth(self.visit(node.test))
+        test = _truth(self.visit(node.test))
         self.in_assert -= 1
+        # Every failed assert of the tests is logged where it fails (see failure_log), before
+        # it raises: whoever catches the AssertionError later (the candidate calling back into
+        # the tests, a thread, a helper's caller) cannot make it not have happened. An assert
+        # the tests themselves guard with `try/except AssertionError` is marked handled.
+        args = [ast.Constant(node.lineno), test] + ([ast.Constant(True)] if self.handled else [])
+        node.test = _located(ast.Call(func=ast.Name(id=ASSERT, ctx=ast.Load()), args=args, keywords=[]), node)
         if node.msg is not None:
             node.msg = self.visit(node.msg)
         return node
+
+    def visit_Try(self, node: ast.Try) -> ast.AST:
+        catches = any(_catches_assertion(h.type) for h in node.handlers)
+        self.handled += catches
+        node.body = [self.visit(s) for s in node.body]
+        self.handled -= catches
+        for field in ("handlers", "orelse", "finalbody"):
+            setattr(node, field, [self.visit(s) for s in getattr(node, field)])
+        return node
+
+    visit_TryStar = visit_Try  # type: ignore[assignment]
+
+    def visit_With(self, node: ast.With) -> ast.AST:
+        raises = any(_is_raises(item.context_expr) for item in node.items)
+        self.handled += raises
+        self.generic_visit(node)
+        self.handled -= raises
+        return node
+
+    visit_AsyncWith = visit_With  # type: ignore[assignment]
 
     # Lambdas and comprehensions inside an assert still belong to the assert's expression.
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
@@ -138,6 +166,24 @@ class StrictRewriter(ast.NodeTransformer):
         return node
 
 
+_CATCH_ALL = ("AssertionError", "Exception", "BaseException")
+
+
+def _catches_assertion(kind: ast.expr | None) -> bool:
+    """An `except` clause that would catch a failed assert (bare, or naming one of _CATCH_ALL)."""
+    if kind is None:
+        return True
+    names = kind.elts if isinstance(kind, ast.Tuple) else [kind]
+    return any((n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")) in _CATCH_ALL for n in names)
+
+
+def _is_raises(expr: ast.expr) -> bool:
+    """`pytest.raises(...)`, `self.assertRaises(...)` and the like, as a context manager."""
+    func = expr.func if isinstance(expr, ast.Call) else None
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return "raises" in name.lower()
+
+
 def _truth(node: ast.expr) -> ast.expr:
     """Where an assert relies on truthiness (`assert f(x)`, `assert not f(x)`, and/or), the
     value's truth goes through __rlvr_truth__: a candidate object's __bool__ does not decide."""
@@ -167,9 +213,11 @@ SOFT = "__rlvr_soft__"
 
 
 class SoftAsserts(ast.NodeTransformer):
-    """Inside a test function (HumanEval's `check`), `assert cond` becomes
-    `__rlvr_soft__(line, lambda: cond)`: each assert is recorded on its own and the function
-    goes on, so every assert gets a verdict. Nested functions and classes are left alone."""
+    """Inside a test function called at the top level of the tests (HumanEval's `check`),
+    `assert cond` becomes `__rlvr_soft__(line, lambda: cond)`: while that top-level call runs,
+    each of its own asserts gets a verdict of its own and the function goes on. Run after
+    `rewrite` (the `__rlvr_assert__` wrapper is taken off: the soft helper logs instead).
+    Nested functions, classes and lambdas are left alone: their asserts raise."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -190,26 +238,85 @@ class SoftAsserts(ast.NodeTransformer):
         return node
 
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        test = node.test
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == ASSERT and len(test.args) == 2:
+            test = test.args[1]
+        else:
+            return node  # handled by the tests themselves (see StrictRewriter.visit_Assert): a plain assert
         call = ast.Call(
             func=ast.Name(id=SOFT, ctx=ast.Load()),
-            args=[ast.Constant(node.lineno), ast.Lambda(args=_no_args(), body=node.test)],
+            args=[ast.Constant(node.lineno), ast.Lambda(args=_no_args(), body=test)],
             keywords=[],
         )
         return _located(ast.Expr(value=call), node)
+
+
+def failure_log() -> Callable[[tuple[Any, ...]], Any]:
+    """The log of every failure of the tests in this check, as `send(request)`:
+
+        ("fail", kind, line, outcome, message)  append one (kind: "soft", "hard", "unittest")
+        ("mark",)                               -> how many there are
+        ("since", n)                            -> those after the first n, as a tuple
+        ("active", lines)                       the assert lines whose failures are soft now
+        ("is_active", line)                     -> whether `line` is one of them
+
+    Append-only by construction: the entries live in a generator's frame (reached only
+    through `gi_frame`, which the guard refuses to candidate code), and no request removes
+    one, so whoever holds `send` can add a failure or read them, never take one back."""
+    import _thread
+
+    lock = _thread.allocate_lock()
+    _tuple, _len, _frozenset = tuple, len, frozenset
+
+    def keeper() -> Any:
+        entries: list[tuple[Any, ...]] = []
+        active: Any = _frozenset()
+        answer: Any = None
+        while True:
+            req = yield answer
+            answer = None
+            op = req[0]
+            if op == "fail":
+                entries.append(_tuple(req[1:5]))
+            elif op == "mark":
+                answer = _len(entries)
+            elif op == "since":
+                answer = _tuple(entries[req[1]:])
+            elif op == "active":
+                active = _frozenset(req[1])
+            elif op == "is_active":
+                answer = req[1] in active
+
+    gen = keeper()
+    gen.send(None)
+    resume = gen.send
+    acquire, release = lock.acquire, lock.release
+
+    def send(req: tuple[Any, ...]) -> Any:
+        acquire()
+        try:
+            return resume(req)
+        finally:
+            release()
+
+    return send
 
 
 class StrictMismatch(AssertionError):
     """Raised when arithmetic mixes a plain number with an object that only pretends to be one."""
 
 
-def make_namespace() -> dict[str, Any]:
-    """The helper functions the rewritten asserts call, closed over pristine references.
+def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[str, Any]:
+    """The helper functions the rewritten asserts call, closed over pristine references;
+    failures go to `log` (a failure_log; a fresh one when None).
 
     Call it before any candidate code runs: every builtin, module function and constant the
     helpers use is looked up here, once, and held in their closures, so a candidate that
     later patches `math.isclose`, `builtins.all` or this module's globals changes nothing the
     helpers see (tests/hacks/patch_math_isclose.py, patch_builtins_all.py)."""
     rel_tol, abs_tol, mismatch, type_error = FLOAT_REL_TOL, FLOAT_ABS_TOL, StrictMismatch, TypeError
+    log = log or failure_log()
+    _repr, _str, _exception, _assertion_error = repr, str, Exception, AssertionError
     _type = type
     _isinstance = isinstance
     _len = len
@@ -414,9 +521,9 @@ def make_namespace() -> dict[str, Any]:
         num_a = _type(ra) in number_types or _type(ra) is _complex
         num_b = _type(rb) in number_types or _type(rb) is _complex
         if (num_a and not trusted(rb)) or (num_b and not trusted(ra)):
-            raise mismatch(
-                f"arithmetic between a number and a {_type(b if num_a else a).__name__} object is not trusted"
-            )
+            msg = f"arithmetic between a number and a {_type(b if num_a else a).__name__} object is not trusted"
+            log(("fail", "hard", 0, "failed", msg))
+            raise mismatch(msg)
         if trusted(ra) and trusted(rb):
             return bin_ops[idx](ra, rb)
         return bin_ops[idx](a, b)
@@ -440,6 +547,45 @@ def make_namespace() -> dict[str, Any]:
         rx = reduce(x)
         if trusted(rx):
             return _bool(rx)
-        raise mismatch(f"the truth value of a {_type(x).__name__} object is not trusted")
+        msg = f"the truth value of a {_type(x).__name__} object is not trusted"
+        log(("fail", "hard", 0, "failed", msg))
+        raise mismatch(msg)
 
-    return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, "__rlvr_strict_eq__": strict_eq}
+    def check(line: int, ok: bool, handled: bool = False) -> bool:
+        """An assert's verdict (`ok` is a harness-made bool): a failure is logged first."""
+        if not ok and not handled:
+            log(("fail", "hard", line, "failed", f"AssertionError (line {line})"))
+        return ok
+
+    def describe(exc: BaseException) -> str:
+        try:
+            text = _str(exc)
+        except _exception:  # noqa: BLE001 - a hostile __str__
+            text = ""
+        name = _type(exc).__name__
+        return (f"{name}: {text}" if text else name)[:500]
+
+    def soft(line: int, cond: Any) -> None:
+        """An assert of a top-level test function: while the top-level call of that function
+        runs (the line is active), a failure is logged as this line's verdict and the function
+        goes on; called any other way, it is logged and raises like any assert."""
+        try:
+            ok = cond()
+        except _assertion_error as exc:
+            ok, outcome, msg, err = False, "failed", describe(exc), exc
+        except _exception as exc:  # noqa: BLE001 - the candidate crashed on this input
+            ok, outcome, msg, err = False, "error", describe(exc), exc
+        else:
+            outcome, msg, err = "failed", f"AssertionError (line {line})", None
+        if ok:
+            return
+        if log(("is_active", line)):
+            log(("fail", "soft", line, outcome, msg))
+            return
+        log(("fail", "hard", line, outcome, msg))
+        if err is not None:
+            raise err
+        raise _assertion_error(msg)
+
+    return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft,
+            "__rlvr_strict_eq__": strict_eq}
