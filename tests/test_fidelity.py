@@ -149,8 +149,15 @@ def test_the_defence_is_the_reason(hack_results, name, style, needle):
     assert needle in outcome.error, outcome
 
 
+def _scan_blind(name: str) -> bool:
+    """A fixture says the static scan cannot see its trick with a module-level
+    `STATIC_SCAN_BLIND = "why"` (the structural defence is what stops it)."""
+    tree = ast.parse((HACKS / f"{name}.py").read_text())
+    return any(isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "STATIC_SCAN_BLIND" for n in tree.body)
+
+
 def test_hacks_are_flagged_and_honest_mostly_not(hack_results, honest_results):
-    unflagged = sorted({r["name"] for r, o in hack_results if not o.flags})
+    unflagged = sorted({r["name"] for r, o in hack_results if not o.flags and not _scan_blind(r["name"])})
     # A wrong answer wrapped in a class that merely claims equality is not always visible to a
     # static scan (e.g. __eq__ returning a non-constant); the structural defence handles those.
     # A collection error is not a trick the text shows. A test-file path built at run time

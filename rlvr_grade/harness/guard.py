@@ -1,29 +1,41 @@
-"""An in-process guard: while candidate code is on the stack, refuse the ways it could reach the
-grader's frames, memory or result channel.
+"""An in-process guard: while candidate code runs, refuse it what reaches the grader's own
+state, and nothing else.
 
-The candidate runs in the same process as the harness, so a result channel at a random fd with
-a per-check nonce is only as safe as the nonce. The nonce (and the test code's constants, e.g.
-HumanEval's expected values in `check`'s co_consts) live in harness and test frames, so the
-guard refuses, from any call chain that has a candidate frame on it:
+The candidate runs in the same process as the harness and the tests. What decides a verdict
+lives in harness and test frames (the result channel's writer and its nonce, the failure log,
+the tests' expected values in their locals and code constants), so the guard is an allowlist
+seen from the grader's side: candidate code may use every library and every object of its
+own, and may not touch
 
-- frame access: `sys._getframe` (so `inspect.currentframe/stack`, `traceback.walk_stack`),
-  `sys._current_frames`, `tb_frame` / `gi_frame` / `cr_frame` / `ag_frame` / `f_code` reads,
-  `sys.settrace` / `sys.setprofile` (their callbacks receive frames);
-- heap walking: `gc.get_objects`, `gc.get_referrers`, `gc.get_referents`;
-- raw memory: every `ctypes.*` event, opening `/proc/<pid>/mem|fd|...` (the channel fd, or the
-  grader's memory), `sys.addaudithook` (a second hook could not remove ours, but refusing it
-  keeps the contract simple), rebinding a function's `__code__`.
+- frames: `sys._getframe` (so `inspect.currentframe/stack`, `traceback.walk_stack`),
+  `sys._current_frames`, `tb_frame` / `gi_frame` / `cr_frame` / `ag_frame` / `f_code`,
+  `sys.settrace` / `sys.setprofile`, signal handlers' frame argument (None instead);
+- the heap as a whole: `gc.get_objects`, `gc.get_referrers`, `gc.get_referents`;
+- the grader's code: reading or replacing `__code__`, `__defaults__`, `__kwdefaults__` of a
+  function of the harness, the tests, pytest or pluggy, `gi_code`/`cr_code` of theirs (a
+  library's or the candidate's own functions are the candidate's business: networkx sets
+  `__code__` at import, `types.coroutine` replaces a flag);
+- raw memory: importing ctypes, _ctypes, cffi or _cffi_backend, and every ctypes event;
+  `/proc/<pid>/...` files outside a short allowlist of status files (memory, maps, fds,
+  environ, other processes), decided on the *resolved* path (`..`, symlinks,
+  `/proc/self/root`, `/dev/fd` all resolve first);
+- the test files (the pytest module is served to pytest from memory; its file on disk is a
+  placeholder, and the guard refuses opening it anyway);
+- forged trust: code compiled, built (`CodeType`, `code.replace`) or unmarshalled under a
+  trusted file name (it would pass as trusted below), `sys.addaudithook`.
 
-Honest code keeps working: `logging` (findCaller walks frames only to produce strings) and
-`traceback`'s formatting/printing functions are allowed, since they return text, not frames;
-code that is not the candidate's (pytest printing a failure, the harness) is never refused.
-`signal.signal` handlers get `None` for the frame argument for the same reason.
+Who is "candidate code": a call chain that has a frame of code not loaded from a trusted
+location (the standard library, site-packages, this package, the test file) between the
+audited call and the harness frame that armed the guard, or that never reaches that frame
+(another thread, whose first frame the candidate chose: a thread or an executor running a
+trusted function with the candidate's arguments is the candidate's call). Frame events keep
+one nuance: a trusted function that only turns frames into text on the candidate's behalf
+(logging's findCaller, traceback.format_exc, namedtuple's module lookup) is allowed.
 
-A candidate frame is one whose code was not loaded from a trusted location: the standard
-library, site-packages (pytest, numpy ...), this package, or the test file itself. Limitation,
-documented in docs/fidelity.md: code the candidate compiles with a forged filename under a
-trusted prefix passes as trusted; the static scan (checks/flags.py) flags `compile(`/`exec(`
-with such filenames and frame tricks by name.
+What Python cannot see is the kernel's (sandbox/, see docs/fidelity.md): a subprocess, an
+`openat` relative to a directory fd, process_vm_readv, ptrace, prctl(PR_SET_DUMPABLE), and
+memory bugs of C extensions (numpy's stride tricks read any address of the process): the
+argument for the result channel in docs/fidelity.md says which layer holds what.
 """
 
 from __future__ import annotations
@@ -33,11 +45,14 @@ import sys
 import sysconfig
 from typing import Any, Callable
 
-_FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "gi_code", "cr_code", "ag_code"))
+_FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"))
+_CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__", "gi_code", "cr_code", "ag_code"))
 _DENY_EVENTS = frozenset((
     "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.addaudithook",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframemodulename",
 ))
+# Modules that read and write raw memory by address: refused to candidate code outright.
+NATIVE_MEMORY_MODULES = frozenset(("ctypes", "_ctypes", "cffi", "_cffi_backend", "_testcapi", "_testinternalcapi"))
 # Functions that hand frame objects (or their callers' source lines: the test's asserts) to
 # whoever calls them. Text-returning neighbours (traceback.format_exc, logging's findCaller,
 # namedtuple reading its caller's module name) stay allowed.
@@ -47,6 +62,15 @@ _STACK_FNS = frozenset((
 _TEXT_LIBS = (os.sep + "traceback.py", os.sep + os.path.join("logging", "__init__.py"))
 _FRAME_LIBS = tuple(os.sep + n for n in ("inspect.py", "bdb.py", "pdb.py", "cgitb.py"))
 _FRAME_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "py" + os.sep)
+# Code of these packages is the grader's (with the harness and the test files): candidate code
+# may not read or replace its __code__ / defaults.
+_GRADER_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "pytest" + os.sep)
+# What a process may read of its own /proc/<pid>/: status, never memory, maps, fds or environ.
+PROC_SELF_ALLOWED = frozenset((
+    "stat", "statm", "status", "cmdline", "comm", "limits", "cgroup", "io", "oom_score", "oom_score_adj",
+    "sched", "schedstat", "mountinfo", "mounts", "personality", "wchan", "timerslack_ns", "loginuid",
+    "sessionid", "uid_map", "gid_map", "setgroups", "cpuset",
+))
 
 
 class GuardRefused(RuntimeError):
@@ -88,6 +112,9 @@ class Guard:
     """`install()` once per check child (before any candidate code), then `arm()` from the
     harness frame that runs the candidate: frames below it are the grader's.
 
+    `protected` are paths (resolved) candidate code may not open: a path ending in the
+    separator protects everything under it.
+
     The hook is a closure made by `install()` (see `_make_hook`): when an event fires it looks
     nothing up in this class, this module or `builtins`, which the candidate can reach without
     a frame (`object.__subclasses__()`, any function's `__globals__`, `import builtins`)."""
@@ -95,15 +122,13 @@ class Guard:
     def __init__(self, trusted_files: list[str] | None = None, trusted_dirs: list[str] | None = None):
         self.trusted_files = frozenset(trusted_files or ())
         self.prefixes = _DEFAULT_PREFIXES if not trusted_dirs else _trusted_prefixes(list(trusted_dirs))
-        self.protected_dirs: tuple[str, ...] = ()
+        self.protected: tuple[str, ...] = ()
         self.refusals: list[str] = []
-        self._raw_memory = _raw_memory_functions()
         self._controls: tuple[Callable[..., Any], ...] | None = None
 
     def _make(self) -> tuple[Callable[..., Any], ...]:
         if self._controls is None:
-            self._controls = _make_hook(self.trusted_files, self.prefixes, tuple(self.protected_dirs),
-                                        self._raw_memory, self.refusals)
+            self._controls = _make_hook(self.trusted_files, self.prefixes, tuple(self.protected), self.refusals)
         return self._controls
 
     @property
@@ -122,33 +147,40 @@ class Guard:
         self._make()[2]()
 
     def install(self) -> None:
-        """Call after setting `protected_dirs`: the hook is built from the settings as they are now."""
+        """Call after setting `protected`: the hook is built from the settings as they are now."""
         sys.addaudithook(self._make()[0])
         _neuter_signal_frames()
 
 
-def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protected_dirs: tuple[str, ...],
-               raw_memory: frozenset[int], refusals: list[str]) -> tuple[Callable[..., Any], ...]:
+def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protected: tuple[str, ...],
+               refusals: list[str]) -> tuple[Callable[..., Any], ...]:
     """(hook, arm, disarm, is_armed). Every name the hook uses when an event fires is a local of
     this function, bound now, before candidate code runs: the tables, the builtins and unbound
     str/bytes methods (so a str subclass's overrides do not answer for its content), the state
     (armed, base frame, re-entry flag) in cells. A candidate that rebinds `Guard._refuse`, empties
     `_DENY_EVENTS` in this module or patches `builtins.isinstance` changes nothing the hook sees;
-    a closure's cells are reachable only through frames or gc, which the hook refuses."""
+    the hook itself is held only by the interpreter's list of audit hooks, which Python code
+    cannot read."""
     getframe = sys._getframe
-    _open, _type, _isinstance, _str, _bytes, _int = open, type, isinstance, str, bytes, int
+    _open, _type, _isinstance, _str, _bytes, _int, _len = open, type, isinstance, str, bytes, int, len
     to_str = str.__str__  # an exact str with a subclass's characters
     to_bytes = bytes.__bytes__
     startswith, endswith, isdigit, encode, decode = str.startswith, str.endswith, str.isdigit, str.encode, bytes.decode
+    split, find = str.split, bytes.find
     fspath, fs_encoding = os.fspath, sys.getfilesystemencoding()
-    deny_events, frame_attrs, stack_fns = _DENY_EVENTS, _FRAME_ATTRS, _STACK_FNS
-    text_libs, frame_libs, frame_pkgs = _TEXT_LIBS, _FRAME_LIBS, _FRAME_PKGS
+    realpath, getcwd, join, getpid = os.path.realpath, os.getcwd, os.path.join, os.getpid
+    getattr_, _memoryview, _any = getattr, memoryview, any
+    weakref_py = os.sep + "weakref.py"
+    deny_events, frame_attrs, code_attrs, stack_fns = _DENY_EVENTS, _FRAME_ATTRS, _CODE_ATTRS, _STACK_FNS
+    text_libs, frame_libs, frame_pkgs, grader_pkgs = _TEXT_LIBS, _FRAME_LIBS, _FRAME_PKGS, _GRADER_PKGS
+    native = NATIVE_MEMORY_MODULES
+    proc_allowed = PROC_SELF_ALLOWED
     logging_init = _TEXT_LIBS[1]
-    proc_files = ("/proc/self/fd", "/proc/self/mem", "/proc/self/maps", "/proc/self/environ", "/proc/thread-self")
+    inspect_py = os.sep + "inspect.py"
+    types_py = os.sep + "types.py"
+    harness_root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+    prefix_bytes = tuple(encode(p) for p in prefixes)
     path_types = _PATH_TYPES
-    code_setattrs = ("__code__", "f_trace")
-    ctypes_reads = ("ctypes.string_at", "ctypes.wstring_at", "ctypes.cdata")
-    py_symbols = ("Py", "_Py")
     refused_error = GuardRefused
     note = refusals.append
     cache: dict[str, bool] = {}
@@ -181,6 +213,16 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             cache[filename] = hit
         return hit
 
+    def is_graders(filename: Any) -> bool:
+        """Code of the harness, the tests, pytest or pluggy."""
+        filename = exact(filename) or ""
+        if filename in trusted_files or startswith(filename, harness_root):
+            return True
+        for part in grader_pkgs:
+            if part in filename:
+                return True
+        return False
+
     def frame_handing(code: Any) -> bool:
         fn, name = exact(code.co_filename) or "", exact(code.co_name)
         if name == "<module>":
@@ -194,13 +236,14 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
 
     def refuse(depth: int, frame_event: bool) -> bool:
         """Walk from the audited call up to the harness's frame. Refuse when a candidate frame
-        is on the way, except, for frame events, when every trusted frame between the access and
-        the candidate returns something other than frames."""
+        is on the way, or the walk never meets the harness's frame (another thread: its first
+        frame is the candidate's choice) — except, for frame events, when every trusted frame
+        between the access and the candidate returns something other than frames."""
         frame = getframe(depth)
         between = []
-        while frame is not None and frame is not base:
-            code = frame.f_code
-            if not is_trusted(code.co_filename):
+        while frame is not base:
+            code = frame.f_code if frame is not None else None
+            if frame is None or not is_trusted(code.co_filename) or trampoline(code):
                 if not frame_event or not between:
                     return True
                 last = between[-1]  # what the candidate called
@@ -217,8 +260,18 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             frame = frame.f_back
         return False
 
+    def trampoline(code: Any) -> bool:
+        """weakref.finalize calling back: the callable and its arguments are whoever registered
+        it (C callables such as `list.extend(map(sys._getframe, [0]))` leave no frame of theirs)."""
+        return exact(code.co_name) in ("__call__", "_exitfunc") and endswith(exact(code.co_filename) or "", weakref_py)
+
+    def innermost(depth: int) -> str:
+        """File name of the innermost Python frame above the audited call."""
+        frame = getframe(depth)
+        return (exact(frame.f_code.co_filename) or "") if frame is not None else ""
+
     def forged_compile(filename: Any, source: Any) -> bool:
-        """compile()/code objects named after a trusted file would pass as trusted frames."""
+        """compile() named after a trusted file would pass as trusted frames."""
         filename = exact(filename)
         if filename is None or not is_trusted(filename):
             return False
@@ -233,22 +286,52 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             return data != disk  # two exact bytes objects
         return True
 
-    def protected_path(path: Any) -> bool:
+    def resolved(path: Any) -> Any:
+        """The absolute, resolved path an open() of `path` reaches, or None for an fd; a path
+        object of the candidate's own (its __fspath__ could answer twice) is refused."""
         if _type(path) in path_types:
             path = fspath(path)  # pathlib's own __fspath__: the characters open() will use
         elif _isinstance(path, _int):
-            return False  # an fd the process already holds
+            return None  # an fd the process already holds
         if _isinstance(path, _bytes):
             path = decode(to_bytes(path), fs_encoding, "surrogateescape")
         elif _isinstance(path, _str):
             path = to_str(path)
         else:
-            return True  # a path object of the candidate's own: its __fspath__ could answer twice
-        if protected_dirs and startswith(path, protected_dirs):
-            return True  # the test files: expected values are in there
-        if not startswith(path, "/proc/"):
             return False
-        return startswith(path, proc_files) or isdigit(path[6:7]) or "/task/" in path
+        if not startswith(path, "/"):
+            path = join(getcwd(), path)
+        return realpath(path)
+
+    def protected_path(path: Any) -> bool:
+        path = resolved(path)
+        if path is None:
+            return False
+        if path is False:
+            return True
+        for p in protected:
+            if path == p or (endswith(p, "/") and startswith(path, p)):
+                return True
+        if not startswith(path, "/proc/") and path != "/proc":
+            return False
+        parts = split(path, "/")  # "", "proc", <pid>, entry, ...
+        if _len(parts) < 3 or parts[2] in ("", "kcore", "kmem", "mem"):
+            return True  # /proc itself: a directory fd to open <pid>/mem relative to it
+        if not isdigit(parts[2]) and parts[2] not in ("self", "thread-self"):
+            return False  # /proc/cpuinfo, /proc/meminfo, /proc/sys/...: not a process's
+        # /proc/<pid>/<entry>: only our own status files; never another process, never a task
+        # directory, memory, maps, fds or the directory itself (an fd to reach them relatively)
+        if _len(parts) != 4 or parts[3] not in proc_allowed:
+            return True
+        return parts[2] != _str(getpid())
+
+    def graders_code(target: Any, attr: str) -> bool:
+        """Whether `target.<attr>` is a function's or a generator's of the grader."""
+        if attr == "__code__" or attr == "__defaults__" or attr == "__kwdefaults__":
+            code = getattr_(target, "__code__", None)
+        else:
+            code = getattr_(target, attr, None)
+        return code is not None and is_graders(getattr_(code, "co_filename", None))
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         nonlocal busy
@@ -257,42 +340,61 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
         frame_event = False
         if event in deny_events:
             frame_event = event == "sys._getframe"
-        elif event == "object.__getattr__":
-            if args[1] not in frame_attrs:
+        elif event == "object.__getattr__" or event == "object.__setattr__":
+            if _len(args) < 2:
                 return
-            frame_event = True
-        elif event == "object.__setattr__":
-            if len(args) < 2 or args[1] not in code_setattrs:
-                return
-        elif startswith(event, "ctypes."):
-            # ctypes stays usable for calling libc (the kernel layers are tested that way);
-            # what reads or writes the interpreter's memory, or reaches the C API, is refused.
-            if event in ctypes_reads:
+            attr = args[1]
+            if attr in frame_attrs:
+                frame_event = event == "object.__getattr__"
+            elif attr in code_attrs:
+                busy = True
+                try:
+                    mine = graders_code(args[0], exact(attr))
+                    if mine and attr != "gi_code" and event == "object.__getattr__" and endswith(innermost(2), inspect_py):
+                        mine = False  # inspect.signature reads argument names and defaults
+                finally:
+                    busy = False
+                if not mine:
+                    return
+            elif attr == "f_trace":
                 pass
-            elif event == "ctypes.dlsym":
-                name = exact(args[1]) if len(args) > 1 else None
-                if name is None or not startswith(name, py_symbols):
-                    return
-            elif event == "ctypes.call_function":
-                if not raw_memory or args[0] not in raw_memory:
-                    return
             else:
                 return
-        elif event == "compile" or event == "code.__new__":
+        elif startswith(event, "ctypes."):
+            pass  # every address-level operation: refused to candidate code
+        elif event == "import":
+            name = exact(args[0]) if args else None
+            if name is None or split(name, ".")[0] not in native:
+                return
+        elif event == "compile":
             busy = True
             try:
-                forged = forged_compile(args[1] if len(args) > 1 else None, args[0] if event == "compile" else None)
+                forged = forged_compile(args[1] if _len(args) > 1 else None, args[0])
             finally:
                 busy = False
             if not forged:
                 return
+        elif event == "code.__new__":
+            # CodeType() / code.replace() under a trusted file name; the stdlib's own
+            # types.coroutine (asyncio's import) only sets a flag of an existing function
+            if not is_trusted(args[1] if _len(args) > 1 else None) or endswith(innermost(2), types_py):
+                return
+        elif event == "marshal.loads":
+            if startswith(innermost(2), "<frozen importlib"):
+                return  # the import system loading a .pyc
+            try:
+                data = _bytes(_memoryview(args[0]))
+            except Exception:  # noqa: BLE001 - not bytes-like: marshal.loads refuses it itself
+                return
+            if not _any(find(data, p) >= 0 for p in prefix_bytes):
+                return
         elif event == "open":
             busy = True
             try:
-                protected = protected_path(args[0])
+                refused_path = protected_path(args[0])
             finally:
                 busy = False
-            if not protected:
+            if not refused_path:
                 return
         else:
             return
@@ -318,16 +420,6 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
         return armed
 
     return hook, arm, disarm, is_armed
-
-
-def _raw_memory_functions() -> frozenset[int]:
-    """Addresses of ctypes' memmove/memset (callable on any address: raw memory access)."""
-    try:
-        import ctypes
-
-        return frozenset(ctypes.cast(f, ctypes.c_void_p).value for f in (ctypes.memmove, ctypes.memset))
-    except Exception:  # noqa: BLE001 - no ctypes, nothing to guard
-        return frozenset()
 
 
 def _neuter_signal_frames() -> None:

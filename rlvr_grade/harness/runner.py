@@ -17,6 +17,8 @@ Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
 TEST_MODULE = "test_solution.py"
 TESTS_FILENAME = "tests.py"  # asserts-style test code; a trusted file for the guard
+# What the pytest test module's file holds on disk: pytest is given the source from memory.
+TEST_PLACEHOLDER = "# the tests are not on disk: the grader gives pytest their source from memory\n"
 
 
 def last_line(exc: BaseException) -> str:
@@ -61,7 +63,7 @@ def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | N
     if payload is not None and (payload.get("options") or {}).get("guard") is False:
         return _NoGuard()  # type: ignore[return-value]
     g = Guard(trusted_files=test_files)
-    g.protected_dirs = (os.path.join(os.path.realpath(testdir), ""),)
+    g.protected = tuple(os.path.realpath(f) for f in test_files if os.path.isabs(f))
     g.install()
     return g
 
@@ -177,8 +179,7 @@ def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], Callable[[tuple[An
     guard for ISOLATED_TESTDIR, built but not installed) for one asserts check."""
     import types
 
-    guard = Guard(trusted_files=[TESTS_FILENAME])
-    guard.protected_dirs = (os.path.join(os.path.realpath(ISOLATED_TESTDIR), ""),)
+    guard = Guard(trusted_files=[TESTS_FILENAME])  # the tests are never on disk: nothing to protect
     guard.hook  # noqa: B018 - builds the hook's closure now
     log = strict.failure_log()
     return strict.pristine_builtins(), strict.make_namespace(log), log, types.ModuleType("solution"), guard
@@ -448,7 +449,6 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     attributed = attributed if attributed is not None else [0]
     marks: dict[str, int] = {}
     starts: dict[str, int] = {}
-    strict_eq = helpers["__rlvr_strict_eq__"]
     install_asserts = _install_strict_unittest_asserts
     wraps = functools.wraps
     code_type = type(make_recorder.__code__)
@@ -508,7 +508,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         if fn is None or not genuine(fn):
             ran[nodeid] = "error:" + not_genuine
             return
-        install_asserts(testcase, strict_eq, log)
+        install_asserts(testcase, helpers, log)
 
         @wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
         def witnessed(*args, **kwargs):
@@ -572,46 +572,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     return plugin
 
 
-def _install_strict_unittest_asserts(testcase: Any, strict_eq: Callable[[Any, Any], bool],
+def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
                                      log: Callable[[tuple[Any, ...]], Any]) -> None:
-    """assertEqual & co. on this TestCase instance use the strict comparator (see strict.py).
-    Called with pristine builtins; what the asserts use later is bound here, not looked up
-    when the candidate may have patched it. A failure is logged before it raises."""
-    failure = testcase.failureException
-    _type, _bool, _setattr = type, bool, setattr
-
-    _str = str
-
-    def fail(msg: Any) -> BaseException:
-        log(("fail", "unittest", 0, "failed", _str(msg)[:500]))
-        return failure(msg)
-
-    def test_fail(msg=None):  # noqa: ANN001 - TestCase.fail, which most other assert methods call
-        raise fail(msg if msg is not None else "fail() called")
-
-    def assert_equal(first, second, msg=None):  # noqa: ANN001
-        if not strict_eq(first, second):
-            raise fail(msg or f"{first!r} != {second!r}")
-
-    def assert_not_equal(first, second, msg=None):  # noqa: ANN001
-        if strict_eq(first, second):
-            raise fail(msg or f"{first!r} == {second!r}")
-
-    def assert_true(expr, msg=None):  # noqa: ANN001
-        if not _plain_truth(expr) or not expr:
-            raise fail(msg or f"{expr!r} is not true")
-
-    def assert_false(expr, msg=None):  # noqa: ANN001
-        if not _plain_truth(expr) or expr:
-            raise fail(msg or f"{expr!r} is not false")
-
-    def _plain_truth(x: Any) -> bool:
-        flags = _type(x).__flags__  # a class statement makes a mutable heap type; C types are not
-        return not (flags & (1 << 9)) or _bool(flags & (1 << 8))
-
-    for name, fn in (("assertEqual", assert_equal), ("assertEquals", assert_equal),
-                     ("assertNotEqual", assert_not_equal), ("assertTrue", assert_true),
-                     ("assertFalse", assert_false), ("fail", test_fail)):
+    """Every comparing assert method on this TestCase instance goes through the strict
+    helpers (strict.unittest_asserts); a failure is logged before it raises."""
+    _setattr = setattr
+    for name, fn in strict.unittest_asserts(helpers, log, testcase.failureException).items():
         _setattr(testcase, name, fn)
 
 
@@ -746,14 +712,29 @@ def _bind_on_entry(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str])
     body.insert(at, ast.copy_location(stmt, anchor))
 
 
-def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any]):
+def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None):
     """Apply our equality rewrite to the test module before pytest's own assertion rewrite.
-    `helpers` comes from bind_helpers."""
+    `helpers` comes from bind_helpers. With `tests`, the module's source is that text, not the
+    file's (which holds TEST_PLACEHOLDER): the tests never sit where a process can read them."""
+    import importlib.util
     import types
 
     from _pytest.assertion import rewrite as pyrewrite
 
     original = pyrewrite.rewrite_asserts
+    original_test = pyrewrite._rewrite_test
+    real_testfile = os.path.realpath(testfile)
+    source = tests.encode("utf-8", "surrogatepass") if tests is not None else None
+
+    def _rewrite_test(fn, config):  # noqa: ANN001 - pytest's signature
+        if source is None or os.path.realpath(str(fn)) != real_testfile:
+            return original_test(fn, config)
+        strfn = str(fn)
+        tree = ast.parse(source, filename=strfn)
+        pyrewrite.rewrite_asserts(tree, source, strfn, config)
+        return importlib.util.source_hash(source), compile(tree, strfn, "exec", dont_inherit=True)
+
+    pyrewrite._rewrite_test = _rewrite_test
     module = types.ModuleType(HELPERS_MODULE)
     module.__dict__.update(helpers)
     sys.modules[HELPERS_MODULE] = module
@@ -816,7 +797,7 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
             sys.path.insert(0, d)
     log = strict.failure_log()
     helpers = bind_helpers(strict.make_namespace(log))
-    _strict_rewrite_hook(testfile, helpers)
+    _strict_rewrite_hook(testfile, helpers, payload["tests"])
     attributed = [0]
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed)
     # Everything used after pytest returns is taken now: the candidate has run by then, and the

@@ -43,6 +43,7 @@ ABS = "__rlvr_abs__"
 CHAIN = "__rlvr_chain__"
 TRUTH = "__rlvr_truth__"
 ASSERT = "__rlvr_assert__"
+APPROX = "__rlvr_approx__"
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -154,6 +155,12 @@ class StrictRewriter(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name == "approx":
+            # `pytest.approx(...)` made by the tests (anywhere in them): only such an object
+            # may stand for an expected value with a tolerance (a candidate's own approx with
+            # abs=1e300 equals anything)
+            return _located(ast.Call(func=ast.Name(id=APPROX, ctx=ast.Load()), args=[node], keywords=[]), node)
         if (
             self.in_assert
             and isinstance(node.func, ast.Name)
@@ -310,33 +317,68 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     """The helper functions the rewritten asserts call, closed over pristine references;
     failures go to `log` (a failure_log; a fresh one when None).
 
-    Call it before any candidate code runs: every builtin, module function and constant the
-    helpers use is looked up here, once, and held in their closures, so a candidate that
-    later patches `math.isclose`, `builtins.all` or this module's globals changes nothing the
-    helpers see (tests/hacks/patch_math_isclose.py, patch_builtins_all.py)."""
+    Call it before any candidate code runs: every builtin, module function, type and
+    constant the helpers use is looked up here, once, and held in their closures, so a
+    candidate that later patches `math.isclose`, `builtins.all`, a class of the standard
+    library or this module's globals changes nothing the helpers see.
+
+    Equality is decided by allowlist (docs/fidelity.md): structurally over plain values
+    (exact types, element by element), by exact value for numbers (int, bool, float, complex,
+    Fraction, Decimal: as exact rationals, floats with the documented tolerance), by the C
+    `__eq__` of a few exact C types whose comparison runs no code of anyone else (date, time,
+    datetime with a standard tzinfo, timedelta, range, array.array, re objects, numpy arrays
+    and scalars of non-object dtypes), by pytest.approx's rule applied here to a plain value;
+    stdlib containers (OrderedDict, defaultdict, Counter, deque, namedtuple, dict views,
+    mappingproxy) are unwrapped to their plain content. Anything else is the candidate's (or
+    the tests') own object: it equals only another such object, by Python's own rules."""
+    import collections
+    import datetime as _dt
+    import decimal as _decimal
+    import fractions as _fractions
+    import re as _re
+    import sys as _sys
+    import types as _types
+    import weakref as _weakref
+    from array import array as _array
+
     rel_tol, abs_tol, mismatch, type_error = FLOAT_REL_TOL, FLOAT_ABS_TOL, StrictMismatch, TypeError
     log = log or failure_log()
     _repr, _str, _exception, _assertion_error = repr, str, Exception, AssertionError
-    _type = type
-    _isinstance = isinstance
-    _len = len
-    _zip = zip
-    _all = all
-    _bool = bool
-    _id = id
-    _isclose = _math.isclose
-    _isnan = _math.isnan
+    _type, _isinstance, _len, _zip, _all, _any, _bool, _id, _range = type, isinstance, len, zip, all, any, bool, id, range
+    _isclose, _isnan, _isinf = _math.isclose, _math.isnan, _math.isinf
+    modules = _sys.modules
     _heap_flag = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set for every class defined in Python code
     _immutable_flag = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE (3.10+): never set by a class statement
+    flags_of = type.__dict__["__flags__"].__get__  # not `t.__flags__`: a metaclass could answer that
+    mro_of = type.__dict__["__mro__"].__get__
+    name_of = type.__dict__["__name__"].__get__
+    module_of = type.__dict__["__module__"].__get__
     _int, _float, _complex, _str, _bytes = int, float, complex, str, bytes
     _list, _tuple, _dict, _set, _frozenset, _NoneType, _boolt = list, tuple, dict, set, frozenset, type(None), bool
     _bytearray = bytearray
-    scalar_types = (_NoneType, _boolt, _int, _float, _complex, _str, _bytes)
-    plain_types = frozenset(scalar_types + (_list, _tuple, _dict, _set, _frozenset))
-    number_types = frozenset((_boolt, _int, _float))
+    scalar_types = frozenset((_NoneType, _boolt, _int, _float, _complex, _str, _bytes))
+    plain_types = frozenset(scalar_types | {_list, _tuple, _dict, _set, _frozenset})
+    # Fraction is a Python class (its methods could be patched): read through its slots.
+    Fraction = _fractions.Fraction
+    frac_num = Fraction.__dict__["_numerator"].__get__
+    frac_den = Fraction.__dict__["_denominator"].__get__
+    Decimal = _decimal.Decimal
+    dec_ratio, dec_nan, dec_inf, dec_signed = Decimal.as_integer_ratio, Decimal.is_nan, Decimal.is_infinite, Decimal.is_signed
+    float_ratio = float.as_integer_ratio
+    exact_numbers = frozenset((_boolt, _int, Fraction, Decimal, _float))
+    OrderedDict, defaultdict, deque = collections.OrderedDict, collections.defaultdict, collections.deque
+    tzinfo_ok = frozenset((_NoneType, _dt.timezone))
+    date_types = frozenset((_dt.date, _dt.datetime, _dt.time, _dt.timedelta))
+    get_tzinfo = _dt.datetime.__dict__["tzinfo"].__get__
+    get_ttzinfo = _dt.time.__dict__["tzinfo"].__get__
+    c_exact = frozenset((_range, _array, _re.Pattern, _re.Match))
+    proxy_types = frozenset((_weakref.ProxyType, _weakref.CallableProxyType))
+    mappingproxy = _types.MappingProxyType
+    mp_copy = mappingproxy.copy
+    dict_keys, dict_values, dict_items_t = _type({}.keys()), _type({}.values()), _type({}.items())
     int_index = int.__index__
     float_float = float.__float__
-    complex_new = complex
+    complex_real, complex_imag = complex.__dict__["real"].__get__, complex.__dict__["imag"].__get__
     str_str = str.__str__
     bytes_new = bytes
     list_copy = list.copy
@@ -344,59 +386,333 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     dict_items = dict.items
     set_iter = set.__iter__
     frozenset_iter = frozenset.__iter__
-    issub = issubclass
+    deque_iter = deque.__iter__
+    od_items = OrderedDict.items
+    getattr_ = getattr
+    class_dict = type.__dict__["__dict__"].__get__
+    _not_impl = NotImplemented
+
+    _object_getattribute = object.__getattribute__
+
+    def obj_dict(x: Any) -> dict[str, Any]:
+        d = _object_getattribute(x, "__dict__")
+        return d if _type(d) is _dict else {}
+
     cmp_ops = (
         _operator.eq, _operator.ne, _operator.lt, _operator.le, _operator.gt, _operator.ge,
         _operator.is_, _operator.is_not, _operator.contains, None,
     )
     bin_ops = (_operator.add, _operator.sub, _operator.mul, _operator.truediv, _operator.floordiv, _operator.mod, _operator.pow)
     real_abs = abs
+    UNTRUSTED = object()  # kind of a value whose own methods nobody vouches for
 
     def is_heap(t: type) -> bool:
         """True for classes a candidate can write: heap types that are not immutable. C types
         made with PyType_FromSpec (re.Match, array.array) are heap types too, but immutable."""
-        flags = t.__flags__
+        flags = flags_of(t)
         return _bool(flags & _heap_flag) and not (flags & _immutable_flag)
 
+    def numpy_kind(t: type) -> str | None:
+        """"array" / "scalar" for numpy's own C types (the module must be numpy's, and no
+        class statement makes a non-heap type), else None."""
+        np = modules.get("numpy")
+        if np is None or is_heap(t) or module_of(t) != "numpy":
+            return None
+        if t is getattr_(np, "ndarray", None):
+            return "array"
+        generic = getattr_(np, "generic", None)
+        if generic is not None and generic in mro_of(t):
+            return "scalar"
+        return None
+
+    approx_made: list[Any] = []  # the pytest.approx objects the tests made (held: ids stay theirs)
+    approx_ids: set[int] = set()
+
+    def mark_approx(obj: Any) -> Any:
+        approx_made.append(obj)
+        approx_ids.add(_id(obj))
+        return obj
+
+    def approx_kind(x: Any) -> bool:
+        """A pytest.approx object the tests made (mark_approx), of one of pytest's own classes
+        exactly; its values are read here, its methods never called."""
+        if _id(x) not in approx_ids:
+            return False
+        t = _type(x)
+        for name in ("_pytest.approx", "_pytest.python_api"):
+            api = modules.get(name)
+            if api is not None and module_of(t) == name and getattr_(api, name_of(t), None) is t:
+                return True
+        return False
+
     def reduce(x: Any, depth: int = 0) -> Any:
-        """A heap subclass of a builtin -> its stored builtin value (recursively for containers)."""
+        """x as the plain value it stands for: a heap subclass of a builtin -> its stored
+        builtin value (with the base type's unbound methods, its overrides ignored), stdlib
+        containers and views -> their content, numpy scalars -> Python numbers; containers
+        recursively. Anything else comes back as itself."""
         t = _type(x)
         if depth > 200:
             return x
-        if t in plain_types:
-            if t is _list:
-                return [reduce(v, depth + 1) for v in x] if not _all(_type(v) in scalar_types for v in x) else x
-            if t is _tuple:
-                return _tuple(reduce(v, depth + 1) for v in x) if not _all(_type(v) in scalar_types for v in x) else x
-            if t is _dict:
-                return {reduce(k, depth + 1): reduce(v, depth + 1) for k, v in dict_items(x)}
+        if t in scalar_types:
             return x
-        if not is_heap(t):
-            return x  # C-defined (numpy scalars, datetime, Decimal ...): the candidate cannot define these
-        # A Python class: reduce through the builtin it derives from, ignoring its overrides.
-        if issub(t, _boolt):
-            return _bool(int_index(x))
-        if issub(t, _int):
-            return int_index(x)
-        if issub(t, _float):
-            return float_float(x)
-        if issub(t, _complex):
-            return complex_new(x.real, x.imag) if _type(x.real) is _float and _type(x.imag) is _float else x
-        if issub(t, _str):
-            return str_str(x)
-        if issub(t, _bytes):
-            return bytes_new(x) if not is_heap(_type(x)) else x
-        if issub(t, _list):
-            return [reduce(v, depth + 1) for v in list_copy(x)]
-        if issub(t, _tuple):
-            return _tuple(reduce(v, depth + 1) for v in tuple_iter(x))
-        if issub(t, _dict):
+        if t is _list:
+            return x if _all(_type(v) in scalar_types for v in x) else [reduce(v, depth + 1) for v in x]
+        if t is _tuple:
+            return x if _all(_type(v) in scalar_types for v in x) else _tuple(reduce(v, depth + 1) for v in x)
+        if t is _dict:
             return {reduce(k, depth + 1): reduce(v, depth + 1) for k, v in dict_items(x)}
-        if issub(t, _frozenset):
+        if t is _set or t is _frozenset:
+            return x
+        if t is OrderedDict:
+            return x  # ordered: compared as such (see eq)
+        if t is defaultdict:
+            return {reduce(k, depth + 1): reduce(v, depth + 1) for k, v in dict_items(x)}
+        if t is deque:
+            return x
+        if t is dict_keys:
+            return _set(x)
+        if t is dict_items_t:
+            try:
+                return _set(x)
+            except type_error:
+                return x
+        if t is mappingproxy:
+            inner = mp_copy(x)
+            return reduce(inner, depth + 1) if _type(inner) is _dict else x
+        if t is _bytearray:
+            return bytes_new(x)
+        if not is_heap(t):
+            if numpy_kind(t) == "scalar":
+                try:
+                    return x.item() if _type(x.item()) in scalar_types else x
+                except _exception:  # noqa: BLE001 - a datetime64 etc.: compared as a numpy value
+                    return x
+            return x
+        # A Python class: reduce through the builtin it derives from, ignoring its overrides.
+        mro = mro_of(t)
+        if _boolt in mro:
+            return _bool(int_index(x))
+        if _int in mro:
+            return int_index(x)
+        if _float in mro:
+            return float_float(x)
+        if _complex in mro:
+            return _complex(complex_real(x), complex_imag(x))
+        if _str in mro:
+            return str_str(x)
+        if _bytes in mro:
+            return bytes_new(x)
+        if _list in mro:
+            return [reduce(v, depth + 1) for v in list_copy(x)]
+        if _tuple in mro:
+            return _tuple(reduce(v, depth + 1) for v in tuple_iter(x))
+        if OrderedDict in mro:
+            return OrderedDict((reduce(k, depth + 1), reduce(v, depth + 1)) for k, v in od_items(x))
+        if _dict in mro:
+            return {reduce(k, depth + 1): reduce(v, depth + 1) for k, v in dict_items(x)}
+        if _frozenset in mro:
             return _frozenset(reduce(v, depth + 1) for v in frozenset_iter(x))
-        if issub(t, _set):
+        if _set in mro:
             return {reduce(v, depth + 1) for v in set_iter(x)}
+        if deque in mro:
+            return deque(reduce(v, depth + 1) for v in deque_iter(x))
         return x
+
+    def kind(x: Any) -> Any:
+        """After reduce: "plain", "number", "date", "cexact", "numpy", "approx", "container"
+        (an OrderedDict or deque), or UNTRUSTED."""
+        t = _type(x)
+        if t in plain_types:
+            return "plain"
+        if t is Fraction or t is Decimal:
+            return "number"
+        if t in date_types:
+            if t is _dt.datetime and _type(get_tzinfo(x)) not in tzinfo_ok:
+                return UNTRUSTED  # a tzinfo of anyone's: its utcoffset() would decide
+            if t is _dt.time and _type(get_ttzinfo(x)) not in tzinfo_ok:
+                return UNTRUSTED
+            return "date"
+        if t in c_exact:
+            return "cexact"
+        if t is OrderedDict or t is deque:
+            return "container"
+        if numpy_kind(t) is not None:
+            return "numpy"
+        if approx_kind(x):
+            return "approx"
+        return UNTRUSTED
+
+    def rational(x: Any) -> Any:
+        """An exact number as (numerator, denominator), or a float for inf/nan (and for
+        floats, which eq compares with the tolerance)."""
+        t = _type(x)
+        if t is _int or t is _boolt:
+            return (int_index(x), 1)
+        if t is Fraction:
+            return (frac_num(x), frac_den(x))
+        if t is Decimal:
+            if dec_nan(x):
+                return _float("nan")
+            if dec_inf(x):
+                return _float("-inf") if dec_signed(x) else _float("inf")
+            return dec_ratio(x)
+        return x  # float
+
+    def as_float(r: Any) -> float:
+        if _type(r) is _tuple:
+            try:
+                return r[0] / r[1]
+            except OverflowError:
+                return _float("inf") if (r[0] > 0) else _float("-inf")
+        return r
+
+    def num_eq(a: Any, b: Any) -> bool:
+        ra, rb = rational(a), rational(b)
+        if _type(ra) is _tuple and _type(rb) is _tuple:
+            return ra[0] * rb[1] == rb[0] * ra[1]
+        fa, fb = as_float(ra), as_float(rb)
+        if fa == fb:
+            return True
+        if _isnan(fa) or _isnan(fb) or _isinf(fa) or _isinf(fb):
+            return False
+        return _isclose(fa, fb, rel_tol=rel_tol, abs_tol=abs_tol)
+
+    def pairs_eq(a: Any, b: Any, depth: int) -> bool:
+        return _len(a) == _len(b) and _all(eq(x, y, depth + 1) for x, y in _zip(a, b))
+
+    def all_plain_scalars(items: Any) -> bool:
+        return _all(_type(v) in scalar_types for v in items)
+
+    def match_all(a: Any, b: Any, depth: int) -> bool:
+        """Multiset equality by eq (each of a pairs with a distinct one of b)."""
+        rest = _list(b)
+        if _len(rest) != _len(a):
+            return False
+        for x in a:
+            for i, y in _zip(_range(_len(rest)), rest):
+                if eq(x, y, depth + 1):
+                    del rest[i]
+                    break
+            else:
+                return False
+        return True
+
+    def dict_eq(a: Any, b: Any, depth: int) -> bool:
+        if _len(a) != _len(b):
+            return False
+        if all_plain_scalars(a) and all_plain_scalars(b):  # keys matched as Python does
+            for k, v in dict_items(a):
+                if k not in b or not eq(v, b[k], depth + 1):
+                    return False
+            return True
+        return match_all(_list(dict_items(a)), _list(dict_items(b)), depth)
+
+    def approx_eq(approx: Any, other: Any, depth: int) -> bool:
+        """pytest.approx's comparison, done here on the approx object's data (its expected
+        value, rel, abs, nan_ok: set by the tests) against a plain value."""
+        data = obj_dict(approx)
+        expected = reduce(data.get("expected"))
+        rel, absol, nan_ok = data.get("rel"), data.get("abs"), data.get("nan_ok", False)
+        return approx_value(expected, other, rel, absol, nan_ok, depth)
+
+    def approx_value(expected: Any, actual: Any, rel: Any, absol: Any, nan_ok: Any, depth: int) -> bool:
+        te, ta = _type(expected), _type(actual)
+        if depth > 200:
+            return False
+        if te is _dict:
+            return ta is _dict and _len(actual) == _len(expected) and _all(
+                k in actual and approx_value(v, actual[k], rel, absol, nan_ok, depth + 1) for k, v in dict_items(expected))
+        if te is _list or te is _tuple:
+            return (ta is _list or ta is _tuple) and _len(actual) == _len(expected) and _all(
+                approx_value(e, x, rel, absol, nan_ok, depth + 1) for e, x in _zip(expected, actual))
+        if te in exact_numbers and ta in exact_numbers:
+            fe, fa = as_float(rational(expected)), as_float(rational(actual))
+            if fe == fa:
+                return True
+            if _isnan(fe):
+                return _bool(nan_ok) and _isnan(fa)
+            if _isnan(fa) or _isinf(fe) or _isinf(fa):
+                return False
+            atol = 1e-12 if absol is None else _float(absol)
+            rtol = 0.0 if (rel is None and absol is not None) else (1e-6 if rel is None else _float(rel))
+            return real_abs(fe - fa) <= max(rtol * real_abs(fe), atol)
+        return eq(expected, actual, depth + 1)  # not a number: plain equality, as approx does
+
+    def eq(a: Any, b: Any, depth: int = 0) -> bool:
+        """Equality by allowlist (see make_namespace)."""
+        if depth > 200:
+            return False
+        a, b = reduce(a), reduce(b)
+        ka, kb = kind(a), kind(b)
+        if ka is UNTRUSTED or kb is UNTRUSTED:
+            if ka is not kb:
+                return False  # an object nobody vouches for never equals a trusted value
+            if a is b:
+                return True
+            # two objects nobody vouches for (the candidate's own classes, as ClassEval
+            # compares them): each type's own __eq__, never a reflected one, and two different
+            # types must agree both ways (a Liar's reflected __eq__ does not speak for the other)
+            if not own_eq(a, b):
+                return False
+            return _type(a) is _type(b) or own_eq(b, a)
+        if ka == "approx" or kb == "approx":
+            if ka == kb:
+                return False
+            return approx_eq(a, b, depth) if ka == "approx" else approx_eq(b, a, depth)
+        ta, tb = _type(a), _type(b)
+        if ta in exact_numbers and tb in exact_numbers:
+            return num_eq(a, b)
+        if ta is _complex or tb is _complex:
+            if (ta is _complex or ta in exact_numbers) and (tb is _complex or tb in exact_numbers):
+                ca = a if ta is _complex else _complex(as_float(rational(a)))
+                cb = b if tb is _complex else _complex(as_float(rational(b)))
+                return ca == cb
+            return False
+        if ka == "numpy" or kb == "numpy":
+            return numpy_eq(a, b)
+        if ka == "date" or kb == "date" or ka == "cexact" or kb == "cexact":
+            if ka != kb:
+                return False
+            r = a == b  # C comparisons of exact standard types: no code of anyone else runs
+            return r if _type(r) is _boolt else False
+        if ta is _list and tb is _list or ta is _tuple and tb is _tuple:
+            return pairs_eq(a, b, depth)
+        if ta is deque and tb is deque:
+            return pairs_eq(_list(deque_iter(a)), _list(deque_iter(b)), depth)
+        if ta is OrderedDict and tb is OrderedDict:
+            return pairs_eq(_list(od_items(a)), _list(od_items(b)), depth)
+        if (ta is _dict or ta is OrderedDict) and (tb is _dict or tb is OrderedDict):
+            return dict_eq(_dict(od_items(a)) if ta is OrderedDict else a, _dict(od_items(b)) if tb is OrderedDict else b, depth)
+        if (ta is _set or ta is _frozenset) and (tb is _set or tb is _frozenset):
+            if all_plain_scalars(a) and all_plain_scalars(b):
+                return _bool(a == b)
+            return match_all(_list(a), _list(b), depth)
+        if ta in scalar_types and tb in scalar_types:
+            return ta is tb and _bool(a == b)  # str, bytes, None: only their own type
+        return False
+
+    def own_eq(a: Any, b: Any) -> bool:
+        """`a.__eq__(b)` as defined on a's class (found through the classes' own dicts, not
+        an attribute lookup a metaclass could answer); NotImplemented is not equal."""
+        for cls in mro_of(_type(a)):
+            fn = class_dict(cls).get("__eq__")
+            if fn is not None:
+                r = fn(a, b)
+                if r is _not_impl:
+                    return False
+                return _bool(r) if not is_heap(_type(r)) else False
+        return False
+
+    def numpy_eq(a: Any, b: Any) -> Any:
+        """numpy's own answer where every value involved is numpy's or plain and no array
+        holds Python objects; else False."""
+        np = modules.get("numpy")
+        for x in (a, b):
+            if numpy_kind(_type(x)) == "array" and x.dtype.kind == "O":
+                return False
+            if numpy_kind(_type(x)) is None and not plain(x):
+                return False
+        return _bool(np.array_equal(a, b)) if np is not None else False
 
     def plain(x: Any, depth: int = 0) -> bool:
         """Exactly builtin, all the way down (after reduce)."""
@@ -410,123 +726,104 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return True
 
     def trusted(x: Any) -> bool:
-        """Plain, or an instance of a C-defined type (cannot carry candidate-written methods)."""
-        return plain(x) or not is_heap(_type(x))
-
-    def num_eq(a: Any, b: Any) -> bool:
-        if a == b:
-            return True
-        if _type(a) is _float or _type(b) is _float:
-            try:
-                return _isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
-            except type_error:
-                return False
-        return False
-
-    def plain_eq(a: Any, b: Any, depth: int = 0) -> bool:
-        """Equality of two plain values, Python semantics plus the float tolerance."""
-        ta, tb = _type(a), _type(b)
-        if ta in number_types and tb in number_types:
-            return num_eq(a, b)
-        if ta is _complex or tb is _complex:
-            return a == b
-        if (ta is _list and tb is _list) or (ta is _tuple and tb is _tuple):
-            return _len(a) == _len(b) and _all(plain_eq(x, y, depth + 1) for x, y in _zip(a, b))
-        if ta is _dict and tb is _dict:
-            if _len(a) != _len(b):
-                return False
-            for k, v in dict_items(a):
-                if k not in b:
-                    return False
-                if not plain_eq(v, b[k], depth + 1):
-                    return False
-            return True
-        return _bool(a == b)  # str, bytes, None, sets, mismatched containers: builtin semantics
+        """Nothing of anyone's own runs when x is compared, ordered or tested: plain values,
+        trusted numbers, dates, numpy's (non-object) values, and containers of those."""
+        k = kind(x)
+        if k is UNTRUSTED:
+            return False
+        t = _type(x)
+        if t is _list or t is _tuple or t is _set or t is _frozenset or t is deque:
+            return _all(trusted(v) for v in x)
+        if t is _dict or t is OrderedDict:
+            return _all(trusted(k2) and trusted(v) for k2, v in dict_items(x))
+        if k == "numpy" and numpy_kind(t) == "array":
+            return x.dtype.kind != "O"
+        return True
 
     def strict_eq(a: Any, b: Any) -> bool:
-        a, b = reduce(a), reduce(b)
-        pa, pb = plain(a), plain(b)
-        if pa and pb:
-            return plain_eq(a, b)
-        if pa or pb:
-            other = b if pa else a
-            if mixed_container(a, b):
-                return mixed_eq(a, b)
-            if _type(other) not in plain_types and not is_heap(_type(other)):
-                # e.g. numpy.int64 vs int: both sides C-defined, the result is not candidate-made
-                r = a == b
-                return _bool(r) if not is_heap(_type(r)) else False
-            return False  # a candidate object claiming equality with a plain value
-        return _bool(a == b)  # neither side plain: ordinary semantics (custom vs custom)
-
-    def mixed_container(a: Any, b: Any) -> bool:
-        ta, tb = _type(a), _type(b)
-        return ta is tb and ta in (_list, _tuple, _dict)
-
-    def mixed_eq(a: Any, b: Any) -> bool:
-        """Containers holding custom objects: compare element by element with strict_eq."""
-        if _type(a) is _dict:
-            if _len(a) != _len(b):
-                return False
-            for k, v in dict_items(a):
-                if k not in b or not strict_eq(v, b[k]):
-                    return False
-            return True
-        return _len(a) == _len(b) and _all(strict_eq(x, y) for x, y in _zip(a, b))
+        return eq(a, b)
 
     def order(op: Any, a: Any, b: Any) -> bool:
         a, b = reduce(a), reduce(b)
-        pa, pb = plain(a), plain(b)
-        if (pa or pb) and not (trusted(a) and trusted(b)):
-            return False  # `__lt__` of a candidate object against a plain bound proves nothing
+        ta, tb = trusted(a), trusted(b)
+        if ta != tb:
+            return False  # `__lt__` of an object nobody vouches for against a trusted bound proves nothing
+        if ta and _type(a) in exact_numbers and _type(b) in exact_numbers:
+            ra, rb = rational(a), rational(b)
+            if _type(ra) is _tuple and _type(rb) is _tuple:
+                return _bool(op(ra[0] * rb[1], rb[0] * ra[1]))  # denominators are positive
+            return _bool(op(as_float(ra), as_float(rb)))
         r = op(a, b)
-        return _bool(r) if not is_heap(_type(r)) else False
+        if _type(r) is _boolt:
+            return r
+        if ta and numpy_kind(_type(r)) is not None:
+            return r  # numpy's elementwise answer, as Python would give it
+        return False
 
     def cmp(idx: int, a: Any, b: Any) -> Any:
         if idx == 0:
-            return strict_eq(a, b)
+            if numpy_kind(_type(a)) == "array" or numpy_kind(_type(b)) == "array":
+                return numpy_cmp(a, b, _operator.eq)
+            return eq(a, b)
         if idx == 1:
-            return not strict_eq(a, b)
+            if numpy_kind(_type(a)) == "array" or numpy_kind(_type(b)) == "array":
+                return numpy_cmp(a, b, _operator.ne)
+            return not eq(a, b)
         if idx in (2, 3, 4, 5):
             return order(cmp_ops[idx], a, b)
         if idx == 6:
             return a is b
         if idx == 7:
             return a is not b
-        # membership: `x in plain_container` checks with strict equality, element by element
+        # membership: `x in container` checks with eq, element by element
         container = reduce(b)
         ct = _type(container)
-        if is_heap(ct):
-            return False  # a candidate container answering `in` / `not in` proves nothing
-        if plain(container) or ct in plain_types:
-            if ct is _dict:
-                found = any_strict(a, _list(container))
-            elif ct is _str or ct is _bytes:
-                ra = reduce(a)
-                found = _type(ra) is ct and ra in container
-            else:
-                found = any_strict(a, container)
+        if ct is _str or ct is _bytes:
+            ra = reduce(a)
+            found = _type(ra) is ct and ra in container
+        elif ct is _dict or ct is OrderedDict or ct is _set or ct is _frozenset:
+            found = any_strict(a, _list(container))
+        elif ct is _list or ct is _tuple or ct is deque:
+            found = any_strict(a, container)
+        elif ct is _range:
+            r = rational(reduce(a)) if _type(reduce(a)) in exact_numbers else None
+            if _type(r) is _float and not _isnan(r) and not _isinf(r) and r == _int(r):
+                r = (_int(r), 1)
+            found = _type(r) is _tuple and r[1] == 1 and r[0] in container
+        elif kind(container) is UNTRUSTED and kind(reduce(a)) is UNTRUSTED:
+            found = _bool(a in container)  # the candidate's container and the candidate's value
         else:
-            found = _bool(a in container)
+            found = False  # a container nobody vouches for answering `in` proves nothing
         return found if idx == 8 else not found
+
+    def numpy_cmp(a: Any, b: Any, op: Any) -> Any:
+        """`==` / `!=` with a numpy array on one side: numpy's elementwise answer when both
+        sides are numpy's or plain values and no array holds Python objects."""
+        if not (trusted(reduce(a)) and trusted(reduce(b))):
+            return False
+        return op(a, b)
 
     def any_strict(a: Any, items: Any) -> bool:
         for item in items:
-            if strict_eq(a, item):
+            if eq(a, item):
                 return True
         return False
 
     def op(idx: int, a: Any, b: Any) -> Any:
         ra, rb = reduce(a), reduce(b)
-        num_a = _type(ra) in number_types or _type(ra) is _complex
-        num_b = _type(rb) in number_types or _type(rb) is _complex
-        if (num_a and not trusted(rb)) or (num_b and not trusted(ra)):
-            msg = f"arithmetic between a number and a {_type(b if num_a else a).__name__} object is not trusted"
+        if not (trusted(ra) and trusted(rb)):
+            if kind(ra) is UNTRUSTED and kind(rb) is UNTRUSTED:
+                return bin_ops[idx](a, b)  # the candidate's objects among themselves (a vector sum)
+            msg = f"arithmetic between a {_type(a).__name__} and a {_type(b).__name__} is not trusted"
             log(("fail", "hard", 0, "failed", msg))
             raise mismatch(msg)
-        if trusted(ra) and trusted(rb):
-            return bin_ops[idx](ra, rb)
-        return bin_ops[idx](a, b)
+        if _type(ra) is Fraction or _type(rb) is Fraction:
+            # Fraction is a Python class whose methods could be patched: its arithmetic is done
+            # on exact rationals (int operands) or floats (a float operand), as Python would
+            if _type(ra) is _float or _type(rb) is _float or _type(ra) is Decimal or _type(rb) is Decimal:
+                return bin_ops[idx](as_float(rational(ra)), as_float(rational(rb)))
+            return bin_ops[idx](Fraction(*rational(ra)), Fraction(*rational(rb)))
+        return bin_ops[idx](ra, rb)
 
     def strict_abs(x: Any) -> Any:
         # The pristine abs() on the stored value: a patched builtins.abs or a shadowing global
@@ -536,7 +833,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     def chain(idxs: tuple, left: Any, *thunks: Any) -> bool:
         for i, thunk in _zip(idxs, thunks):
             right = thunk()
-            if not cmp(i, left, right):
+            if not truth(cmp(i, left, right)):
                 return False
             left = right
         return True
@@ -545,8 +842,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         if _type(x) is _boolt:
             return x
         rx = reduce(x)
-        if trusted(rx):
-            return _bool(rx)
+        t = _type(rx)
+        if t in proxy_types or t is mappingproxy:
+            pass  # their truth is their referent's
+        elif kind(rx) is not UNTRUSTED or not is_heap(t):
+            return _bool(rx)  # plain, trusted, or a C type's own truth (a re.Match, a map object)
         msg = f"the truth value of a {_type(x).__name__} object is not trusted"
         log(("fail", "hard", 0, "failed", msg))
         raise mismatch(msg)
@@ -587,5 +887,162 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
             raise err
         raise _assertion_error(msg)
 
-    return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft,
+    return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
             "__rlvr_strict_eq__": strict_eq}
+
+
+def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], Any],
+                     failure: type[BaseException]) -> dict[str, Callable[..., None]]:
+    """Every comparing assert method of unittest.TestCase, on the rules of `make_namespace`'s
+    helpers (`helpers`): name -> function to set on a TestCase instance. A failure is logged
+    before it raises `failure` (the instance's failureException). assertRaises, assertWarns,
+    assertLogs and the identity asserts (assertIs, assertIsNone ...) compare nothing an object
+    can answer for and stay unittest's own."""
+    eq, cmp, truth, op = helpers["__rlvr_strict_eq__"], helpers[CMP], helpers[TRUTH], helpers[OP]
+    _str, _repr, _type, _issubclass, _round, _abs, _isinstance = str, repr, type, issubclass, round, abs, isinstance
+    _list, _tuple, _dict, _set, _frozenset, _len = list, tuple, dict, set, frozenset, len
+    _search = __import__("re").search
+    str_str = str.__str__
+    mismatch = StrictMismatch
+
+    def fail(default: str, msg: Any = None) -> BaseException:
+        try:
+            text = _str(msg) if msg is not None else default
+        except Exception:  # noqa: BLE001 - a hostile __str__ in a message the candidate built
+            text = default
+        log(("fail", "unittest", 0, "failed", text[:500]))
+        return failure(text)
+
+    def show(x: Any) -> str:
+        try:
+            return _repr(x)[:200]
+        except Exception:  # noqa: BLE001
+            return f"<{_type(x).__name__}>"
+
+    def holds(x: Any) -> bool:
+        try:
+            return truth(x)
+        except mismatch:
+            return False
+
+    def test_fail(msg=None):  # noqa: ANN001 - TestCase.fail, which unittest's own helpers call
+        raise fail("fail() called", msg)
+
+    def assert_equal(first, second, msg=None):  # noqa: ANN001
+        if not eq(first, second):
+            raise fail(f"{show(first)} != {show(second)}", msg)
+
+    def assert_not_equal(first, second, msg=None):  # noqa: ANN001
+        if eq(first, second):
+            raise fail(f"{show(first)} == {show(second)}", msg)
+
+    def assert_true(expr, msg=None):  # noqa: ANN001
+        if not holds(expr):
+            raise fail(f"{show(expr)} is not true", msg)
+
+    def assert_false(expr, msg=None):  # noqa: ANN001
+        try:
+            ok = not truth(expr)
+        except mismatch:
+            ok = False
+        if not ok:
+            raise fail(f"{show(expr)} is not false", msg)
+
+    def close(first: Any, second: Any, places: Any, delta: Any) -> bool:
+        if eq(first, second):
+            return True
+        try:
+            diff = _abs(op(1, first, second))  # the strict subtraction: numbers only
+        except (mismatch, TypeError):
+            return False
+        if delta is not None:
+            return holds(cmp(3, diff, delta))
+        return holds(cmp(0, _round(diff, 7 if places is None else places), 0))
+
+    def assert_almost_equal(first, second, places=None, msg=None, delta=None):  # noqa: ANN001
+        if not close(first, second, places, delta):
+            raise fail(f"{show(first)} != {show(second)} within {delta if delta is not None else places or 7}", msg)
+
+    def assert_not_almost_equal(first, second, places=None, msg=None, delta=None):  # noqa: ANN001
+        if close(first, second, places, delta):
+            raise fail(f"{show(first)} == {show(second)} within {delta if delta is not None else places or 7}", msg)
+
+    def ordered(idx: int, sign: str) -> Callable[..., None]:
+        def assert_order(a, b, msg=None):  # noqa: ANN001
+            if not holds(cmp(idx, a, b)):
+                raise fail(f"not {show(a)} {sign} {show(b)}", msg)
+        return assert_order
+
+    def assert_in(member, container, msg=None):  # noqa: ANN001
+        if not holds(cmp(8, member, container)):
+            raise fail(f"{show(member)} not found in {show(container)}", msg)
+
+    def assert_not_in(member, container, msg=None):  # noqa: ANN001
+        if not holds(cmp(9, member, container)):
+            raise fail(f"{show(member)} unexpectedly found in {show(container)}", msg)
+
+    def assert_is_instance(obj, cls, msg=None):  # noqa: ANN001
+        # the type itself, not `obj.__class__` (a property of the candidate's could claim any class)
+        if not _issubclass(_type(obj), cls):
+            raise fail(f"{show(obj)} is not an instance of {cls!r}", msg)
+
+    def assert_not_is_instance(obj, cls, msg=None):  # noqa: ANN001
+        if _issubclass(_type(obj), cls):
+            raise fail(f"{show(obj)} is an instance of {cls!r}", msg)
+
+    def typed_equal(kind: Any) -> Callable[..., None]:
+        def assert_typed(first, second, msg=None, seq_type=None):  # noqa: ANN001
+            want = seq_type or kind
+            if not (_isinstance(first, want) and _isinstance(second, want)) or not eq(first, second):
+                raise fail(f"{show(first)} != {show(second)}", msg)
+        return assert_typed
+
+    def assert_count_equal(first, second, msg=None):  # noqa: ANN001
+        rest = _list(second)
+        for x in _list(first):
+            for i in range(_len(rest)):
+                if eq(x, rest[i]):
+                    del rest[i]
+                    break
+            else:
+                raise fail(f"element counts differ: {show(x)}", msg)
+        if rest:
+            raise fail(f"element counts differ: {show(rest[0])}", msg)
+
+    def assert_regex(text, regex, msg=None):  # noqa: ANN001
+        if not _isinstance(text, _str) or _search(regex, str_str(text)) is None:
+            raise fail(f"regex {regex!r} did not match {show(text)}", msg)
+
+    def assert_not_regex(text, regex, msg=None):  # noqa: ANN001
+        if not _isinstance(text, _str) or _search(regex, str_str(text)) is not None:
+            raise fail(f"regex {regex!r} matched {show(text)}", msg)
+
+    def assert_dict_contains_subset(subset, dictionary, msg=None):  # noqa: ANN001
+        for k, v in _dict.items(subset):
+            if not holds(cmp(8, k, _list(dictionary))) or not eq(dictionary[k], v):
+                raise fail(f"{show(k)} missing or different", msg)
+
+    seq = (_list, _tuple)
+    table = {
+        "fail": test_fail,
+        "assertEqual": assert_equal, "assertEquals": assert_equal, "failUnlessEqual": assert_equal,
+        "assertNotEqual": assert_not_equal, "assertNotEquals": assert_not_equal, "failIfEqual": assert_not_equal,
+        "assertTrue": assert_true, "assert_": assert_true, "failUnless": assert_true,
+        "assertFalse": assert_false, "failIf": assert_false,
+        "assertAlmostEqual": assert_almost_equal, "assertAlmostEquals": assert_almost_equal,
+        "failUnlessAlmostEqual": assert_almost_equal,
+        "assertNotAlmostEqual": assert_not_almost_equal, "assertNotAlmostEquals": assert_not_almost_equal,
+        "failIfAlmostEqual": assert_not_almost_equal,
+        "assertGreater": ordered(4, ">"), "assertGreaterEqual": ordered(5, ">="),
+        "assertLess": ordered(2, "<"), "assertLessEqual": ordered(3, "<="),
+        "assertIn": assert_in, "assertNotIn": assert_not_in,
+        "assertIsInstance": assert_is_instance, "assertNotIsInstance": assert_not_is_instance,
+        "assertListEqual": typed_equal(_list), "assertTupleEqual": typed_equal(_tuple),
+        "assertSetEqual": typed_equal((_set, _frozenset)), "assertDictEqual": typed_equal(_dict),
+        "assertSequenceEqual": typed_equal(seq), "assertMultiLineEqual": typed_equal(_str),
+        "assertCountEqual": assert_count_equal, "assertItemsEqual": assert_count_equal,
+        "assertRegex": assert_regex, "assertRegexpMatches": assert_regex,
+        "assertNotRegex": assert_not_regex, "assertNotRegexpMatches": assert_not_regex,
+        "assertDictContainsSubset": assert_dict_contains_subset,
+    }
+    return table

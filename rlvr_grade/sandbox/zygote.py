@@ -460,14 +460,16 @@ def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, keep: in
 
 def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:
     """(path, text) of every file a check starts with, each written read-only."""
-    from rlvr_grade.harness.runner import TEST_MODULE, WORKDIR_SOLUTION
+    from rlvr_grade.harness.runner import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
 
     program = payload["program"]
     if payload.get("setup"):
         program = payload["setup"] + "\n" + program
     files = [(os.path.join(workdir, WORKDIR_SOLUTION), program)]
     if payload["style"] == "pytest":
-        files.append((os.path.join(testdir, TEST_MODULE), payload["tests"]))
+        # pytest collects the module by path; its source comes from the payload, in memory
+        # (runner._strict_rewrite_hook): nothing on disk for a candidate's process to read
+        files.append((os.path.join(testdir, TEST_MODULE), TEST_PLACEHOLDER))
     for name, content in payload.get("files", {}).items():
         files.append((os.path.join(workdir, os.path.basename(name)), content))
     return files

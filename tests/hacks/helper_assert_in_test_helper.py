@@ -1,4 +1,5 @@
 # ruff: noqa
+STATIC_SCAN_BLIND = "plain code: the failure log, not a pattern, stops it"
 # Wrong (identity), and the tests check it through a top-level helper function, as every
 # evalplus OriginFmt test does: the helper's assert must fail the test that called it.
 def f(x):

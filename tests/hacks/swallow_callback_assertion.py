@@ -1,4 +1,5 @@
 # ruff: noqa
+STATIC_SCAN_BLIND = "plain code: the failure log, not a pattern, stops it"
 # The task hands the candidate a callback from the tests; the candidate calls it with a wrong
 # value and swallows the AssertionError the tests' own assert raised inside it.
 def f(x, cb=None):
