@@ -97,6 +97,12 @@ def _trusted_prefixes(extra: list[str]) -> tuple[str, ...]:
 _DEFAULT_PREFIXES = _trusted_prefixes([])
 
 
+def library_prefixes() -> tuple[str, ...]:
+    """Where the standard library and installed packages live (with a trailing separator)."""
+    harness = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+    return tuple(p for p in _DEFAULT_PREFIXES if p != harness and p != os.path.join(os.path.realpath(harness), ""))
+
+
 def _plain_path_types() -> tuple[type, ...]:
     """Path types whose __fspath__ is the standard library's: the hook asks them for the path
     (a candidate's own path type could answer open() and the hook differently)."""
@@ -325,6 +331,10 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             return True
         return parts[2] != _str(getpid())
 
+    def tests_code(target: Any) -> bool:
+        code = getattr_(target, "__code__", None)
+        return code is not None and exact(getattr_(code, "co_filename", None)) in trusted_files
+
     def graders_code(target: Any, attr: str) -> bool:
         """Whether `target.<attr>` is a function's or a generator's of the grader."""
         if attr == "__code__" or attr == "__defaults__" or attr == "__kwdefaults__":
@@ -350,8 +360,17 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
                 busy = True
                 try:
                     mine = graders_code(args[0], exact(attr))
-                    if mine and attr != "gi_code" and event == "object.__getattr__" and endswith(innermost(2), inspect_py):
-                        mine = False  # inspect.signature reads argument names and defaults
+                    if mine and event == "object.__getattr__":
+                        reader = getframe(1)
+                        reader_file = exact(reader.f_code.co_filename) if reader is not None else ""
+                        if startswith(reader_file or "", harness_root):
+                            mine = False  # the harness reading its own (strict.call, genuine())
+                        elif endswith(reader_file or "", inspect_py) and exact(reader.f_code.co_name) in (
+                                "_signature_from_function", "_signature_is_functionlike"):
+                            # inspect.signature of a callback the tests handed over: its argument
+                            # names and defaults; never of the harness's, pytest's or pluggy's own
+                            # (the recorder keeps its state in a default)
+                            mine = not tests_code(args[0])
                 finally:
                     busy = False
                 if not mine:

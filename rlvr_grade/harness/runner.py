@@ -68,10 +68,10 @@ def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | N
     return g
 
 
-def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str], builtin_names: dict[str, Any],
-                   helpers: dict[str, Any]) -> dict[str, Any]:
-    """The globals the test code runs in: the solution's names, pristine builtins, the strict
-    helpers (both made before the candidate ran). A solution name that shadows a builtin
+def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str], builtin_names: dict[str, Any]) -> dict[str, Any]:
+    """The globals the test code runs in: the solution's names and pristine builtins (made
+    before the candidate ran; the strict helpers are constants of the test code, see
+    strict.link). A solution name that shadows a builtin
     (`def sorted(...)`, `abs = ...`) is hidden from the tests when they also use another
     solution function (that one is the subject and the builtin is the test's tool); a lone
     shadowing function is the subject itself (MBPP's `def sum(a, b)` with `assert sum(10, 15)
@@ -86,7 +86,6 @@ def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str],
         ns[name] = value
     ns["__name__"] = "__main__"
     ns["__builtins__"] = builtin_names
-    ns.update(helpers)
     return ns
 
 
@@ -298,6 +297,8 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
     builtin_names, helpers, log, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
+    link = strict.link
+    linked = [(sid, link(step_code, helpers), is_check, lines) for sid, step_code, is_check, lines in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
     verdicts = _step_verdicts
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
@@ -317,9 +318,9 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         report({"ev": "phase", "phase": "runtime", "msg": describe(exc)})
         return
     restore()
-    tns = make_tns(ns, frozenset(used), builtin_names, helpers)
+    tns = make_tns(ns, frozenset(used), builtin_names)
     no_lines: frozenset[int] = frozenset()
-    for sid, step_code, is_check, lines in compiled:
+    for sid, step_code, is_check, lines in linked:
         restore()
         log(("active", lines or no_lines))
         mark = log(("mark",))
@@ -430,10 +431,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     function, compiled from the test file, return. Patching TestReport, call_and_report or the
     hook machinery can change the first, never conjure the second.
 
-    The hooks are closures: their state (`ran`), the helpers and every builtin they call are
-    bound here, before the candidate runs. A class's methods and attributes are looked up on
-    the class when called (`self._genuine`, even `self.ran` gives way to a class property), and
-    the candidate reaches the class through its module or `object.__subclasses__()`.
+    The plugin is reachable from candidate code (pytest's config is: pytestPDB keeps it, so is
+    its plugin manager), so its hooks hold nothing in closure cells, which anyone holding a
+    function can read and rewrite (`fn.__closure__[i].cell_contents`): their state, the
+    reporter, the helpers and every builtin they call sit in one keyword-only default `_s`,
+    made here before the candidate runs; reading or replacing a grader function's defaults is
+    refused by the guard. pytest passes hooks only their named arguments, never `_s`.
 
     `log` is the strict helpers' failure log: a test whose window (its setup, call and
     teardown) logged a failed assert of the test file fails, whatever pytest made of it (the
@@ -443,103 +446,118 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
 
     import pytest
 
-    restore = pristine_restorer(test_modules)
-    ran: dict[str, str] = {}
     log = log or strict.failure_log()
-    attributed = attributed if attributed is not None else [0]
-    marks: dict[str, int] = {}
-    starts: dict[str, int] = {}
-    install_asserts = _install_strict_unittest_asserts
-    wraps = functools.wraps
     code_type = type(make_recorder.__code__)
-    _getattr, _hasattr, _type, _str, _error = getattr, hasattr, type, str, RuntimeError
-    as_str = str.__str__  # an exact str: a subclass's __eq__ cannot claim the test file's name
-    update = dict.update
-    not_genuine = "the collected test is not the test file's function"
-    send = report  # the hooks' own argument is called `report` (pytest passes it by that name)
+    state: dict[str, Any] = {
+        "restore": pristine_restorer(test_modules), "ran": {}, "log": log,
+        "attributed": attributed if attributed is not None else [0], "marks": {}, "starts": {},
+        "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
+        "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
+        "error": RuntimeError, "as_str": str.__str__, "testfile": testfile, "defs": defs,
+        "not_genuine": "the collected test is not the test file's function", "send": report,
+        "code_of": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
+    }
 
-    def genuine(fn: Any) -> bool:
-        code = _getattr(fn, "__code__", None)
-        if _type(code) is not code_type:
+    def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
+        code = _s["getattr"](fn, "__func__", fn)
+        code = _s["code_of"](code) if _s["type"](code) is _s["function_type"] else None
+        if _s["type"](code) is not _s["code_type"]:
             return False
-        return (as_str(code.co_filename) == testfile
-                and (as_str(code.co_name), code.co_firstlineno) in defs)
+        return (_s["as_str"](code.co_filename) == _s["testfile"]
+                and (_s["as_str"](code.co_name), code.co_firstlineno) in _s["defs"])
 
-    def pytest_collectreport(report):  # noqa: ANN001 - pytest hook
+    def failures(nodeid, *, _s=state):  # noqa: ANN001, ANN202
+        """The failures logged in this test's window since its last report."""
+        start = _s["marks"].get(nodeid)
+        if start is None:
+            return ()
+        logged = _s["log"](("since", start))
+        _s["marks"][nodeid] = start + _s["len"](logged)
+        return logged
+
+    state.update(genuine=genuine, failures=failures, function_type=type(genuine))
+
+    def pytest_collectreport(report, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
         if report.failed:
-            msg = _str(report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
-            send({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
+            msg = _s["str"](report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
+            _s["send"]({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_pyfunc_call(pyfuncitem):  # noqa: ANN001 - pytest hook
-        restore()  # builtins patched by the candidate's import are put back for the test
+    def pytest_pyfunc_call(pyfuncitem, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        _s["restore"]()  # builtins patched by the candidate's import are put back for the test
         nodeid = pyfuncitem.nodeid
         fn = pyfuncitem.obj
-        if not genuine(_getattr(fn, "__func__", fn)):
-            ran[nodeid] = "error:" + not_genuine
-            raise _error(not_genuine)
-        update(_getattr(fn, "__globals__", {}), helpers)
+        ran = _s["ran"]
+        if not _s["genuine"](fn):
+            ran[nodeid] = "error:" + _s["not_genuine"]
+            raise _s["error"](_s["not_genuine"])
         funcargs = pyfuncitem.funcargs
         args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
         try:
             result = fn(**args)
-        except BaseException:
+        except _s["base_exc"]:
             ran[nodeid] = "failed"
             raise
-        if _hasattr(result, "__await__") or _hasattr(result, "__next__"):
+        if _s["hasattr"](result, "__await__") or _s["hasattr"](result, "__next__"):
             ran[nodeid] = "error:async or generator test functions are not run"
-            raise _error("async or generator test functions are not run")
+            raise _s["error"]("async or generator test functions are not run")
         ran[nodeid] = "passed"
         return True
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
-    def pytest_runtest_setup(item):  # noqa: ANN001 - pytest hook
+    def pytest_runtest_setup(item, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
         """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
         of the instance pytest just created, so its return is witnessed the same way."""
-        marks[item.nodeid] = starts[item.nodeid] = log(("mark",))  # the window opens before its fixtures
+        _s["marks"][item.nodeid] = _s["starts"][item.nodeid] = _s["log"](("mark",))  # before its fixtures
         yield
-        restore()  # what the candidate patched since the last test, before we use anything
-        testcase = _getattr(item, "_testcase", None)
+        _s["restore"]()  # what the candidate patched since the last test, before we use anything
+        testcase = _s["getattr"](item, "_testcase", None)
         if testcase is None:
             return
         nodeid = item.nodeid
-        method = _getattr(testcase, item.name, None)
-        fn = _getattr(method, "__func__", None)
-        if fn is None or not genuine(fn):
-            ran[nodeid] = "error:" + not_genuine
+        method = _s["getattr"](testcase, item.name, None)
+        fn = _s["getattr"](method, "__func__", None)
+        if fn is None or not _s["genuine"](fn):
+            _s["ran"][nodeid] = "error:" + _s["not_genuine"]
             return
-        install_asserts(testcase, helpers, log)
+        _s["install"](testcase, _s["helpers"], _s["log"])
+        item.obj = _s["witness"](method, nodeid)  # pytest binds item.obj onto the instance right before running it
 
-        @wraps(method)  # keeps __unittest_skip__ and friends visible to pytest
-        def witnessed(*args, **kwargs):
+    def witness(method, nodeid, *, _s=state):  # noqa: ANN001, ANN202
+        ran, restore, base_exc = _s["ran"], _s["restore"], _s["base_exc"]
+
+        @_s["wraps"](method)  # keeps __unittest_skip__ and friends visible to pytest
+        def witnessed(*args, **kwargs):  # noqa: ANN202
             restore()
-            update(fn.__globals__, helpers)
             try:
                 result = method(*args, **kwargs)
-            except BaseException:
+            except base_exc:
                 ran[nodeid] = "failed"
                 raise
             ran[nodeid] = "passed"
             return result
 
-        item.obj = witnessed  # pytest binds item.obj onto the instance right before running it
+        return witnessed
 
-    def pytest_runtest_logreport(report):  # noqa: ANN001 - pytest hook
+    state["witness"] = witness
+
+    def pytest_runtest_logreport(report, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        getattr_, str_, send, failures = _s["getattr"], _s["str"], _s["send"], _s["failures"]
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
-            if _getattr(report, "wasxfail", None) is not None:
+            if getattr_(report, "wasxfail", None) is not None:
                 outcome = "skipped"  # xfail / xpass never count as a pass
             msg = ""
             if report.longrepr is not None and outcome != "passed":
-                crash = _getattr(report.longrepr, "reprcrash", None)
-                msg = crash.message if crash is not None else _str(report.longrepr)
+                crash = getattr_(report.longrepr, "reprcrash", None)
+                msg = crash.message if crash is not None else str_(report.longrepr)
                 msg = msg.strip().splitlines()[0][:500] if msg.strip() else ""
             if outcome == "failed" and report.when != "call":
                 outcome = "error"
             elif outcome == "failed" and msg and not msg.startswith(("assert", "AssertionError")):
                 outcome = "error"  # the test raised something other than a failed assertion
             if report.when == "call" and outcome == "passed":
-                seen = ran.get(report.nodeid)
+                seen = _s["ran"].get(report.nodeid)
                 if seen != "passed":
                     outcome = "error"
                     msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
@@ -552,19 +570,10 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             if logged:
                 send({"ev": "test", "id": report.nodeid, "outcome": "failed", "msg": logged[0][3]})
         if report.when == "teardown":
-            start = starts.pop(report.nodeid, None)
-            marks.pop(report.nodeid, None)
+            start = _s["starts"].pop(report.nodeid, None)
+            _s["marks"].pop(report.nodeid, None)
             if start is not None:
-                attributed[0] += len(log(("since", start)))
-
-    def failures(nodeid: str) -> tuple[tuple[Any, ...], ...]:
-        """The failures logged in this test's window since its last report."""
-        start = marks.get(nodeid)
-        if start is None:
-            return ()
-        logged = log(("since", start))
-        marks[nodeid] = start + len(logged)
-        return logged
+                _s["attributed"][0] += _s["len"](_s["log"](("since", start)))
 
     plugin = _Plugin()
     vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_pyfunc_call=pytest_pyfunc_call,
@@ -683,41 +692,12 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
-HELPERS_MODULE = "__rlvr_helpers__"
-BOUND = "__rlvr_bound__"  # the helpers as one tuple, which each test function unpacks on entry
-
-
-def bind_helpers(helpers: dict[str, Any]) -> dict[str, Any]:
-    """`helpers` plus BOUND: their values in sorted-name order (see _bind_on_entry)."""
-    names = sorted(n for n in helpers if n != BOUND)
-    return {**helpers, BOUND: tuple(helpers[n] for n in names)}
-
-
-def _bind_on_entry(fn: ast.FunctionDef | ast.AsyncFunctionDef, names: list[str]) -> None:
-    """Make the helpers locals of `fn`, unpacked from BOUND as its first statement. The
-    rewritten asserts otherwise load them from the test module's globals at every assert, and
-    the candidate reaches that dict (`sys.modules["test_solution"]`): answering its first call
-    in a test correctly and rebinding `__rlvr_cmp__` there bent the test's later asserts. The
-    harness puts BOUND back into the globals right before it calls each test function, so
-    what the test unpacks is ours; a frame's locals are out of the candidate's reach (the
-    guard). Nested functions see these locals through their closure."""
-    wanted = set(names)
-    if not any(isinstance(n, ast.Name) and n.id in wanted for n in ast.walk(fn)):
-        return
-    body = fn.body
-    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) else 0
-    anchor = body[at] if at < len(body) else body[0]
-    stmt = ast.Assign(targets=[ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in names], ctx=ast.Store())],
-                      value=ast.Name(id=BOUND, ctx=ast.Load()))
-    body.insert(at, ast.copy_location(stmt, anchor))
-
-
 def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None):
-    """Apply our equality rewrite to the test module before pytest's own assertion rewrite.
-    `helpers` comes from bind_helpers. With `tests`, the module's source is that text, not the
-    file's (which holds TEST_PLACEHOLDER): the tests never sit where a process can read them."""
+    """Compile the test module with our rewrite (strict.rewrite, then pytest's own assertion
+    rewrite) and link the helpers into its code (strict.link). With `tests`, the module's
+    source is that text, not the file's (which holds TEST_PLACEHOLDER): the tests never sit
+    where a process can read them."""
     import importlib.util
-    import types
 
     from _pytest.assertion import rewrite as pyrewrite
 
@@ -725,43 +705,27 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | No
     original_test = pyrewrite._rewrite_test
     real_testfile = os.path.realpath(testfile)
     source = tests.encode("utf-8", "surrogatepass") if tests is not None else None
-
-    def _rewrite_test(fn, config):  # noqa: ANN001 - pytest's signature
-        if source is None or os.path.realpath(str(fn)) != real_testfile:
-            return original_test(fn, config)
-        strfn = str(fn)
-        tree = ast.parse(source, filename=strfn)
-        pyrewrite.rewrite_asserts(tree, source, strfn, config)
-        return importlib.util.source_hash(source), compile(tree, strfn, "exec", dont_inherit=True)
-
-    pyrewrite._rewrite_test = _rewrite_test
-    module = types.ModuleType(HELPERS_MODULE)
-    module.__dict__.update(helpers)
-    sys.modules[HELPERS_MODULE] = module
-    helper_names = sorted(helpers)
-    bound_names = sorted(n for n in helpers if n != BOUND)
+    link = strict.link
 
     def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
-        if module_path is not None and os.path.realpath(str(module_path)) == os.path.realpath(testfile):
+        if module_path is not None and os.path.realpath(str(module_path)) == real_testfile:
             strict.rewrite(mod)
-            for node in mod.body:  # functions and methods (test classes, unittest) of the module
-                for fn in [node, *node.body] if isinstance(node, ast.ClassDef) else [node]:
-                    if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        _bind_on_entry(fn, bound_names)
-            # Module-level asserts need the helpers at import time, before `from solution import`
-            # runs any candidate code; test functions get them re-injected before each call.
-            names = [ast.alias(name=n) for n in helper_names]
-            at = 0
-            while at < len(mod.body) and (
-                (isinstance(mod.body[at], ast.Expr) and isinstance(mod.body[at].value, ast.Constant))
-                or (isinstance(mod.body[at], ast.ImportFrom) and mod.body[at].module == "__future__")
-            ):
-                at += 1
-            mod.body.insert(at, ast.ImportFrom(module=HELPERS_MODULE, names=names, level=0))
-            ast.fix_missing_locations(mod)
         return original(mod, source, module_path, config)
 
+    def _rewrite_test(fn, config):  # noqa: ANN001 - pytest's signature
+        if os.path.realpath(str(fn)) != real_testfile:
+            return original_test(fn, config)
+        if source is None:
+            source_hash, co = original_test(fn, config)
+            return source_hash, link(co, helpers)
+        strfn = str(fn)
+        tree = ast.parse(source, filename=strfn)
+        rewrite_asserts(tree, source, strfn, config)
+        co = compile(tree, strfn, "exec", dont_inherit=True)
+        return importlib.util.source_hash(source), link(co, helpers)
+
     pyrewrite.rewrite_asserts = rewrite_asserts
+    pyrewrite._rewrite_test = _rewrite_test
 
 
 def _test_defs(tests: str) -> set[tuple[str, int]]:
@@ -796,7 +760,7 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
         if d not in sys.path:
             sys.path.insert(0, d)
     log = strict.failure_log()
-    helpers = bind_helpers(strict.make_namespace(log))
+    helpers = strict.make_namespace(log)
     _strict_rewrite_hook(testfile, helpers, payload["tests"])
     attributed = [0]
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed)

@@ -1,28 +1,27 @@
-"""Equality that a candidate's object cannot bend.
+"""Equality, arithmetic and truth that a candidate's object cannot bend, and asserts whose
+failure nobody can take back.
 
 Test code is rewritten (AST, inside the sandbox, before any candidate code runs) so that every
-comparison and arithmetic operation inside an `assert` goes through harness-owned functions:
+comparison and arithmetic operation in it, and the truth of every assert, go through
+harness-owned functions, and every assert reports its failure before it raises:
 
-    assert f(x) == 3            ->  assert __rlvr_cmp__(0, f(x), 3)
-    assert abs(f(x) - 2.5) < e  ->  assert __rlvr_cmp__(2, __rlvr_abs__(__rlvr_op__(1, f(x), 2.5)), e)
+    assert f(x) == 3            ->  assert __rlvr_assert__(1, __rlvr_cmp__(0, f(x), 3))
+    d = abs(out - exp)          ->  d = __rlvr_abs__(__rlvr_op__(1, out, exp))
 
-The rule: when one side of a comparison is a *plain value* (None, bool, int, float, complex, str,
-bytes, and list/tuple/dict/set/frozenset of plain values, recursively), the other side must be
-plain too; a heap subclass of a builtin is first reduced to its stored builtin value with the
-*base type's* unbound methods (`int.__index__`, `str.__str__`, `list.copy`, `dict.items` ...), so
-a subclass that overrides `__eq__` is judged by what it holds, and an honest namedtuple or Counter
-still compares equal. An object that is neither plain nor C-defined (a class from the candidate)
-never equals a plain value, whatever its `__eq__`, `__sub__`, `__abs__` or `__lt__` claim.
-Comparisons where neither side is plain (a candidate class against a candidate class, as in
-ClassEval) keep Python's ordinary semantics.
+What decides a comparison is an allowlist (make_namespace): plain values structurally, exact
+numbers, a few standard types, numpy's values and pytest.approx; an object nobody vouches for
+(a class of the candidate's or the tests') never equals a trusted value and never takes part in
+arithmetic with one, whatever its `__eq__`, `__sub__`, `__abs__` or `__lt__` claim; two such
+objects compare by their own `__eq__` (ClassEval compares the candidate's objects).
 
 Floats: two numbers where either is a float are equal when `a == b` or
 `math.isclose(a, b, rel_tol=FLOAT_REL_TOL, abs_tol=FLOAT_ABS_TOL)`. The tolerance only ever turns
 a would-be failure into a pass for values within ~1e-9 relative (last-digit rounding noise from a
 different but correct summation order); it never fails what exact `==` passes.
 
-Every helper is built by `make_namespace()` as closures over references captured when the
-harness is imported, i.e. before the candidate can patch `builtins`, `math` or this module.
+Every helper is built by `make_namespace()` as closures over references captured before the
+candidate runs, so patching `builtins`, `math`, a standard class or this module changes nothing
+they see; failures go to an append-only log (`failure_log`).
 """
 
 from __future__ import annotations
@@ -44,6 +43,20 @@ CHAIN = "__rlvr_chain__"
 TRUTH = "__rlvr_truth__"
 ASSERT = "__rlvr_assert__"
 APPROX = "__rlvr_approx__"
+CALL = "__rlvr_call__"
+UNITTEST = "__rlvr_unittest__"
+# unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
+UNITTEST_METHODS = frozenset((
+    "fail", "assertEqual", "assertEquals", "failUnlessEqual", "assertNotEqual", "assertNotEquals", "failIfEqual",
+    "assertTrue", "assert_", "failUnless", "assertFalse", "failIf", "assertAlmostEqual", "assertAlmostEquals",
+    "failUnlessAlmostEqual", "assertNotAlmostEqual", "assertNotAlmostEquals", "failIfAlmostEqual",
+    "assertGreater", "assertGreaterEqual", "assertLess", "assertLessEqual", "assertIn", "assertNotIn",
+    "assertIsInstance", "assertNotIsInstance", "assertListEqual", "assertTupleEqual", "assertSetEqual",
+    "assertDictEqual", "assertSequenceEqual", "assertMultiLineEqual", "assertCountEqual", "assertItemsEqual",
+    "assertRegex", "assertRegexpMatches", "assertNotRegex", "assertNotRegexpMatches", "assertDictContainsSubset",
+))
+_HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
+                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -57,6 +70,54 @@ _PRISTINE_BUILTINS: dict[str, Any] = dict(_builtins_mod.__dict__)
 def pristine_builtins() -> dict[str, Any]:
     """A fresh copy of the builtins as they were before any candidate ran."""
     return dict(_PRISTINE_BUILTINS)
+
+
+# How rewritten test code reaches the helpers: not by a name (the tests' globals are reachable
+# from any function of theirs the candidate is handed, and a name can be rebound), but as a
+# constant of the code object: `"\0rlvr:__rlvr_cmp__".__call__(...)` compiles to a string
+# constant, which `link` replaces with the helper itself before the code runs. A code object's
+# constants are reached only through `__code__`, which the guard refuses to candidate code for
+# the tests' functions; what is not reachable cannot have its closure cells rewritten.
+SENTINEL = "\0rlvr:"
+
+
+def helper_ref(name: str) -> ast.expr:
+    return ast.Attribute(value=ast.Constant(SENTINEL + name), attr="__call__", ctx=ast.Load())
+
+
+def helper_name(node: ast.AST) -> str | None:
+    """The helper a `helper_ref` node names, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        value = node.value.value
+        return value[len(SENTINEL):] if value.startswith(SENTINEL) else None
+    return None
+
+
+def link(code: Any, helpers: dict[str, Any]) -> Any:
+    """`code` (and every code object inside it) with each helper's sentinel constant replaced
+    by the helper from `helpers` (make_namespace's); run before the code runs."""
+    table = {SENTINEL + name: fn for name, fn in helpers.items()}
+    return _link(code, table)
+
+
+def _link(code: Any, table: dict[str, Any]) -> Any:
+    consts = code.co_consts
+    new = None
+    code_type = type(code)
+    for i, c in enumerate(consts):
+        t = type(c)
+        if t is str and c in table:
+            rep = table[c]
+        elif t is code_type:
+            rep = _link(c, table)
+            if rep is c:
+                continue
+        else:
+            continue
+        if new is None:
+            new = list(consts)
+        new[i] = rep
+    return code.replace(co_consts=tuple(new)) if new is not None else code
 
 
 _LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
@@ -81,7 +142,9 @@ def _located(new: ast.AST, src: ast.AST) -> ast.AST:
 
 
 class StrictRewriter(ast.NodeTransformer):
-    """Rewrite comparisons and arithmetic inside `assert` statements into harness calls."""
+    """Rewrite the tests' comparisons and arithmetic (everywhere in the test code: evalplus
+    computes `exact_match = out == exp` before it asserts it) into harness calls, and their
+    asserts into logged ones (see visit_Assert)."""
 
     def __init__(self) -> None:
         self.in_assert = 0
@@ -104,7 +167,7 @@ class StrictRewriter(ast.NodeTransformer):
         # the tests, a thread, a helper's caller) cannot make it not have happened. An assert
         # the tests themselves guard with `try/except AssertionError` is marked handled.
         args = [ast.Constant(node.lineno), test] + ([ast.Constant(True)] if self.handled else [])
-        node.test = _located(ast.Call(func=ast.Name(id=ASSERT, ctx=ast.Load()), args=args, keywords=[]), node)
+        node.test = _located(ast.Call(func=helper_ref(ASSERT), args=args, keywords=[]), node)
         if node.msg is not None:
             node.msg = self.visit(node.msg)
         return node
@@ -132,25 +195,25 @@ class StrictRewriter(ast.NodeTransformer):
     # Lambdas and comprehensions inside an assert still belong to the assert's expression.
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
-        if not self.in_assert or not all(isinstance(op, _CMP_OPS) for op in node.ops):
+        if not all(isinstance(op, _CMP_OPS) for op in node.ops):
             return node
         idxs = [_CMP_OPS.index(type(op)) for op in node.ops]
         if len(idxs) == 1:
             args = [ast.Constant(idxs[0]), node.left, node.comparators[0]]
-            new = ast.Call(func=ast.Name(id=CMP, ctx=ast.Load()), args=args, keywords=[])
+            new = ast.Call(func=helper_ref(CMP), args=args, keywords=[])
         else:
             # a < b < c: each operand evaluated once and lazily, as Python does (short-circuit).
             thunks = [ast.Lambda(args=_no_args(), body=c) for c in node.comparators]
             args = [ast.Tuple(elts=[ast.Constant(i) for i in idxs], ctx=ast.Load()), node.left, *thunks]
-            new = ast.Call(func=ast.Name(id=CHAIN, ctx=ast.Load()), args=args, keywords=[])
+            new = ast.Call(func=helper_ref(CHAIN), args=args, keywords=[])
         return _located(new, node)
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        if not self.in_assert or not isinstance(node.op, _BIN_OPS):
+        if not isinstance(node.op, _BIN_OPS):
             return node
         idx = _BIN_OPS.index(type(node.op))
-        new = ast.Call(func=ast.Name(id=OP, ctx=ast.Load()), args=[ast.Constant(idx), node.left, node.right], keywords=[])
+        new = ast.Call(func=helper_ref(OP), args=[ast.Constant(idx), node.left, node.right], keywords=[])
         return _located(new, node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
@@ -160,15 +223,26 @@ class StrictRewriter(ast.NodeTransformer):
             # `pytest.approx(...)` made by the tests (anywhere in them): only such an object
             # may stand for an expected value with a tolerance (a candidate's own approx with
             # abs=1e300 equals anything)
-            return _located(ast.Call(func=ast.Name(id=APPROX, ctx=ast.Load()), args=[node], keywords=[]), node)
+            return _located(ast.Call(func=helper_ref(APPROX), args=[node], keywords=[]), node)
+        if (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "self" and node.func.attr in UNITTEST_METHODS):
+            # `self.assertEqual(a, b)` in a TestCase: the strict implementation, whatever the
+            # instance's attributes have become (the candidate can reach the instance)
+            args = [node.func.value, ast.Constant(node.func.attr), *node.args]
+            return _located(ast.Call(func=helper_ref(UNITTEST), args=args, keywords=node.keywords), node)
+        if isinstance(node.func, ast.Attribute):
+            # `np.allclose(out, exp)`: a library function handed the candidate's object and the
+            # expected value lets the object's own methods (__sub__, __array__ ...) see and
+            # answer the expected value; __rlvr_call__ refuses that mix (see make_namespace)
+            new = ast.Call(func=helper_ref(CALL), args=[node.func, *node.args], keywords=node.keywords)
+            return _located(new, node)
         if (
-            self.in_assert
-            and isinstance(node.func, ast.Name)
+            isinstance(node.func, ast.Name)
             and node.func.id == "abs"
             and len(node.args) == 1
             and not node.keywords
         ):
-            new = ast.Call(func=ast.Name(id=ABS, ctx=ast.Load()), args=node.args, keywords=[])
+            new = ast.Call(func=helper_ref(ABS), args=node.args, keywords=[])
             return _located(new, node)
         return node
 
@@ -200,11 +274,11 @@ def _truth(node: ast.expr) -> ast.expr:
     if isinstance(node, ast.BoolOp):
         node.values = [_truth(v) for v in node.values]
         return node
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (CMP, CHAIN):
+    if isinstance(node, ast.Call) and helper_name(node.func) in (CMP, CHAIN):
         return node  # already a harness-made bool
     if isinstance(node, ast.Constant):
         return node
-    return _located(ast.Call(func=ast.Name(id=TRUTH, ctx=ast.Load()), args=[node], keywords=[]), node)
+    return _located(ast.Call(func=helper_ref(TRUTH), args=[node], keywords=[]), node)
 
 
 def _no_args() -> ast.arguments:
@@ -246,12 +320,12 @@ class SoftAsserts(ast.NodeTransformer):
 
     def visit_Assert(self, node: ast.Assert) -> ast.AST:
         test = node.test
-        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == ASSERT and len(test.args) == 2:
+        if isinstance(test, ast.Call) and helper_name(test.func) == ASSERT and len(test.args) == 2:
             test = test.args[1]
         else:
             return node  # handled by the tests themselves (see StrictRewriter.visit_Assert): a plain assert
         call = ast.Call(
-            func=ast.Name(id=SOFT, ctx=ast.Load()),
+            func=helper_ref(SOFT),
             args=[ast.Constant(node.lineno), ast.Lambda(args=_no_args(), body=test)],
             keywords=[],
         )
@@ -393,6 +467,18 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     _not_impl = NotImplemented
 
     _object_getattribute = object.__getattribute__
+    module_type, function_type, method_type = _types.ModuleType, _types.FunctionType, _types.MethodType
+    builtin_type = _types.BuiltinFunctionType
+    builtin_self = builtin_type.__dict__["__self__"].__get__
+    method_self = method_type.__dict__["__self__"].__get__
+    callable_types = frozenset((function_type, method_type, builtin_type, _types.BuiltinMethodType))
+    method_func = method_type.__dict__["__func__"].__get__
+    code_of = function_type.__dict__["__code__"].__get__
+    module_name = module_type.__dict__["__name__"].__get__ if "__name__" in module_type.__dict__ else (lambda m: m.__name__)
+    startswith = str.startswith
+    from rlvr_grade.harness.guard import library_prefixes
+
+    library = library_prefixes()
 
     def obj_dict(x: Any) -> dict[str, Any]:
         d = _object_getattribute(x, "__dict__")
@@ -811,6 +897,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
 
     def op(idx: int, a: Any, b: Any) -> Any:
         ra, rb = reduce(a), reduce(b)
+        if idx == 5 and (_type(ra) is _str or _type(ra) is _bytes):
+            return bin_ops[idx](ra, b)  # "%s" % value: formatting, its str() is the value's own
         if not (trusted(ra) and trusted(rb)):
             if kind(ra) is UNTRUSTED and kind(rb) is UNTRUSTED:
                 return bin_ops[idx](a, b)  # the candidate's objects among themselves (a vector sum)
@@ -824,6 +912,34 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
                 return bin_ops[idx](as_float(rational(ra)), as_float(rational(rb)))
             return bin_ops[idx](Fraction(*rational(ra)), Fraction(*rational(rb)))
         return bin_ops[idx](ra, rb)
+
+    def neutral(x: Any) -> bool:
+        """Arguments that carry no value to compare: None, a class, a module, a callable."""
+        t = _type(x)
+        return x is None or t is _type or t is module_type or t in callable_types
+
+    def call(f: Any, *args: Any, **kwargs: Any) -> Any:
+        """A call the tests make through an attribute (`np.allclose(out, exp)`, `x.append(y)`).
+        A library's function given both an object nobody vouches for and a trusted value is
+        refused: the object's methods would see the expected value. Methods of such objects,
+        functions of the tests or the candidate, classes and builtins run as called."""
+        t = _type(f)
+        if t is method_type and kind(reduce(method_self(f))) is UNTRUSTED:
+            return f(*args, **kwargs)
+        if t is method_type:
+            t, fn = function_type, method_func(f)
+        else:
+            fn = f
+        if t is function_type and not startswith(code_of(fn).co_filename, library):
+            return f(*args, **kwargs)  # the tests' own or the candidate's
+        if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
+            return f(*args, **kwargs)
+        values = [reduce(a) for a in args] + [reduce(v) for v in kwargs.values()]
+        if _any(not trusted(v) for v in values) and _any(trusted(v) and not neutral(v) for v in values):
+            msg = f"{getattr_(f, '__name__', _type(f).__name__)}() given an object the grader does not trust and a value to compare it with"
+            log(("fail", "hard", 0, "failed", msg))
+            raise mismatch(msg)
+        return f(*args, **kwargs)
 
     def strict_abs(x: Any) -> Any:
         # The pristine abs() on the stored value: a patched builtins.abs or a shadowing global
@@ -887,8 +1003,27 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
             raise err
         raise _assertion_error(msg)
 
-    return {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
-            "__rlvr_strict_eq__": strict_eq}
+    helpers = {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
+               CALL: call, "__rlvr_strict_eq__": strict_eq}
+    tables: dict[Any, dict[str, Callable[..., None]]] = {}
+    table_for = unittest_asserts
+    type_dict_get = class_dict
+
+    def unittest_call(testcase: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        """`self.<name>(...)` of a TestCase method, rewritten: the strict implementation."""
+        failure = AssertionError
+        for cls in mro_of(_type(testcase)):  # the class's failureException, not the instance's
+            value = type_dict_get(cls).get("failureException")
+            if value is not None:
+                failure = value
+                break
+        table = tables.get(failure)
+        if table is None:
+            table = tables[failure] = table_for(helpers, log, failure)
+        return table[name](*args, **kwargs)
+
+    helpers[UNITTEST] = unittest_call
+    return helpers
 
 
 def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], Any],
