@@ -236,8 +236,9 @@ class Grader:
             return self._environment or None
 
     def _env_id(self, rollout: Rollout) -> str:
-        """The environment id a row's check runs in: its `env` column, else the run's; "" is
-        the default environment. A value that names no built environment is InvalidRow."""
+        """The environment id a row's check runs in: its `env` column (a name, an id or
+        "default"), else the run's; "" is the default environment. A value that names no
+        built environment is InvalidRow."""
         col = self.checks.env_col
         value = rollout.row.get(col) if col else None
         if value is None or value == "":
@@ -250,7 +251,8 @@ class Grader:
             from rlvr_grade import envs
 
             try:
-                env = envs.resolve(value, build=False)  # never a build (or the network) mid-run
+                # Never a build (or the network) mid-run, and never a file the row names.
+                env = envs.resolve(value, build=False, files=False)
             except envs.EnvError as exc:
                 found = InvalidRow(f"env column {col!r}: {exc}" + (f" ({exc.tip})" if exc.tip else ""))
             else:

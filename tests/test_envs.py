@@ -328,6 +328,17 @@ def test_a_rows_env_that_names_nothing_is_invalid_input_and_the_others_are_grade
     assert outcomes[2].status == "pass" and outcomes[3].status == "pass"
 
 
+def test_a_rows_env_value_never_opens_a_file(tmp_path):
+    from rlvr_grade.api import Grader
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the-answer-is-42\n")  # parses as a requirement line
+    with Grader() as g:
+        [outcome] = g.grade([{"completion": "x = 1", "tests": "assert x == 1", "env": str(secret)}])
+    assert outcome.status == "invalid_input" and "names no environment" in outcome.error
+    assert "the-answer-is-42" not in outcome.error and "not built" not in outcome.error
+
+
 def test_a_backend_that_cannot_run_environments_never_runs_a_row_in_the_wrong_one(wheelhouse):
     from rlvr_grade.api import Grader
 

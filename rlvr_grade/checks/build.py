@@ -40,8 +40,8 @@ class CheckOptions:
     run_all: bool = False  # judge every case (for --reward fraction) instead of stopping at the first failure
     fn_name: str | None = None
     validator: Any = None  # a stdio_check.Validator: Kattis/ICPC output validator for every row
-    # A row's environment (an id, a name, or a requirements file already built) overrides the
-    # run's --env; see rlvr_grade/envs and api.Grader.
+    # A row's environment (a name, an id or "default") overrides the run's --env; see
+    # rlvr_grade/envs and api.Grader.
     env_col: str = "env"
 
     def resolved(self) -> "CheckOptions":

@@ -207,15 +207,17 @@ def resolve(
     build: bool = True,
     progress: Progress | None = None,
     root: str | None = None,
+    files: bool = True,
 ) -> Environment:
     """The environment `ref` names: "default"; a requirements file (built first when `build`
-    and not built yet); a name given at build time; a full or short (>= 4 hex digits) id.
-    Raises EnvNotFound when it names nothing, SpecError when a file does not resolve."""
+    and not built yet; only with `files`: a row's value is data and never opens a file); a
+    name given at build time; a full or short (>= 4 hex digits) id. Raises EnvNotFound when it
+    names nothing, SpecError when a file does not resolve."""
     root = root or envs_root()
     text = ref.strip()
     if text == DEFAULT:
         return default_environment(build=build, progress=progress, root=root)
-    if os.path.isfile(text):
+    if files and os.path.isfile(text):
         spec = EnvSpec.parse(text)
         if build:
             return ensure(spec, progress=progress, root=root)
