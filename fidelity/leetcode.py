@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 from fidelity.context import Context
 from fidelity.core import Case, Verdict
@@ -22,12 +23,14 @@ ARGS = ("--preset", "leetcode")
 TIMEOUT = 30.0
 
 # The names rllm's LeetCode runner defines before a solution (rllm/rewards/code_utils/utils.py,
-# BASE_IMPORTS + BASE_LEETCODE_IMPORTS): its reference verdicts are the ones with them.
+# BASE_IMPORTS + BASE_LEETCODE_IMPORTS): its reference verdicts are the ones with them. Its
+# `import numpy as np` / `import pandas as pd` cost ~1 s per program and no row of the shipped
+# file uses them: they are added only to a program that names `np` or `pd`.
+HEAVY = "import numpy as np\nimport pandas as pd\n"
+HEAVY_NAMES = re.compile(r"\b(np|pd)\.")
 PRELUDE = """\
 import bisect, collections, copy, datetime, functools, heapq, io, itertools, math, operator, os
 import random, re, string, sys
-import numpy as np
-import pandas as pd
 from bisect import bisect, bisect_left, bisect_right, insort
 from collections import Counter, OrderedDict, defaultdict, deque
 from copy import deepcopy
@@ -127,7 +130,8 @@ def collect(ctx: Context) -> list[Case]:
             if code is None:
                 continue
             row = {"completion": code, "tests": {"functional": tests}}
-            program = PRELUDE + "\n" + code + "\n" + tests + "\n"
+            heavy = HEAVY if HEAVY_NAMES.search(code + tests) else ""
+            program = heavy + PRELUDE + "\n" + code + "\n" + tests + "\n"
             cases.append(Case(f"leetcode/{kind}", f"lc{n:03d}", row, ARGS, {"program": program}, code))
     return ctx.take(cases)
 
