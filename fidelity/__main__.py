@@ -14,7 +14,7 @@ import time
 
 from fidelity import core
 from fidelity.context import Context
-from fidelity.grader import grade, grader_command
+from fidelity.grader import grade, grader_command, missing_modules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADAPTERS = ("humaneval", "humanevalplus", "mbpp", "leetcode", "classeval")
@@ -126,7 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         timings[name] = {"rlvr_s": round(t1 - t0, 1), "reference_s": round(t2 - t1, 1)}
         log(f"{name}: rlvr-grade {t1 - t0:.0f} s, reference {t2 - t1:.0f} s")
         references.update(adapter.references(ctx))
-        rows += [core.Row(c.group, c.key, ours[c.uid], refs[c.uid], c.program) for c in cases]
+        infer_env = not any(a.startswith("--env") for a in args.grader_arg)
+        for c in cases:
+            o, r = ours[c.uid], refs[c.uid]
+            missing = None
+            if infer_env and r.passed and not o.passed:
+                missing = missing_modules(c.program, c.grader_row.get("tests"))
+            rows.append(core.Row(c.group, c.key, o, r, c.program, missing))
     groups, disagreements = core.summarize(rows, references)
     report = args.report or os.path.join(args.out, "report.json")
     meta = {

@@ -18,7 +18,7 @@ import re
 
 from fidelity.context import RESULT, Context
 from fidelity.core import Case, Verdict
-from fidelity.refrun import last_line, run_cached, run_python
+from fidelity.refrun import RUNNER, last_line, run_cached, run_python
 
 GROUPS = {"classeval/reference": "ClassEval unittest", "classeval/chatgpt": "ClassEval unittest"}
 ARGS: tuple[str, ...] = ()
@@ -92,7 +92,9 @@ def collect(ctx: Context) -> list[Case]:
             for i, code in enumerate(programs):
                 key = t["task_id"] if len(programs) == 1 else f"{t['task_id']}#{i}"
                 row = {"completion": code, "tests": "from solution import *\n" + t["test"]}
-                ref = {"module": code + "\n" + t["test"], "classes": t["test_classes"]}
+                # Names stripped: ClassEval_97 lists " Words2NumbersTestMain", which ClassEval's own
+                # getattr() cannot find, failing every program of that task (a data bug).
+                ref = {"module": code + "\n" + t["test"], "classes": [n.strip() for n in t["test_classes"]]}
                 cases.append(Case(f"classeval/{kind}", key, row, ARGS, ref, code))
     return ctx.take(cases)
 
@@ -116,7 +118,7 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
             return Verdict(False, "timeout", "killed at the wall timeout")
         return Verdict(False, "crashed", last_line(p.stderr) or f"exit {p.returncode} without a result")
 
-    items = [(c.uid, cache.key("classeval-unittest", driver, c.ref)) for c in cases]
+    items = [(c.uid, cache.key("classeval-unittest", RUNNER, driver, c.ref)) for c in cases]
     return run_cached(items, run, cache, ctx.jobs, ctx.progress("classeval reference"))
 
 

@@ -49,6 +49,9 @@ class Row:
     ours: Verdict
     ref: Verdict
     program: str = ""
+    # A module the program imports that rlvr-grade's checks cannot import (see
+    # grader.missing_modules): the reason when a failure's own text does not name it.
+    grader_missing: str | None = None
 
 
 _MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
@@ -69,7 +72,7 @@ def classify(row: Row, ref_name: str = "reference") -> str | None:
     if row.ours.passed == row.ref.passed:
         return None
     failing, side = (row.ref, ref_name) if row.ours.passed else (row.ours, "rlvr-grade")
-    mod = missing_module(failing)
+    mod = missing_module(failing) or (None if row.ours.passed else row.grader_missing)
     if mod:
         return f"env: no module {mod!r} for {side}"
     return f"rlvr {row.ours.status} / {ref_name} {row.ref.status}"
@@ -177,7 +180,7 @@ def _said(v: dict, width: int) -> str:
     return f"{v['status']}: {_short(v['error'], width)}" if v.get("error") else v["status"]
 
 
-def render_disagreements(disagreements: list[dict], per_class: int | None = None, width: int = 90) -> str:
+def render_disagreements(disagreements: list[dict], per_class: int | None = None, width: int = 200) -> str:
     """Every disagreement, grouped by (group, class), largest class first, one line each with
     both verdicts and their error text. `per_class` caps the lines shown per class (the report
     file always has them all)."""

@@ -4,6 +4,8 @@ a user runs it, real sandbox included. Options the adapters do not set (`--backe
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import json
 import os
 import subprocess
@@ -56,3 +58,33 @@ def grade(cases: list[Case], work: str, name: str, command: list[str], extra: li
         log(f"  rlvr-grade {' '.join(args)}: {len(batch)} rows in {time.time() - t0:.0f} s")
         out.update(got)
     return out
+
+
+def missing_modules(*sources: object) -> str | None:
+    """The first top-level module the sources import that this interpreter (the grader's venv,
+    which is what a check can import while no `--env` is given) cannot find. Used only to class
+    a failure whose error text does not name the module (a test module that fails to import is
+    reported per test as "not reported")."""
+    for src in sources:
+        if not isinstance(src, str):
+            continue
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                if top in ("solution",) or top in sys.builtin_module_names:
+                    continue
+                try:
+                    if importlib.util.find_spec(top) is None:
+                        return top
+                except (ImportError, ValueError):
+                    return top
+    return None

@@ -16,7 +16,7 @@ import re
 from fidelity.context import Context
 from fidelity.core import Case, Verdict
 from fidelity.mutants import KINDS, mutate
-from fidelity.refrun import exit_verdict, run_cached, run_python
+from fidelity.refrun import RUNNER, exit_verdict, run_cached, run_python
 
 GROUPS = {"leetcode/reference": "rllm check()", **{f"leetcode/{k}": "rllm check()" for k in KINDS}}
 ARGS = ("--preset", "leetcode")
@@ -144,7 +144,7 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
         return exit_verdict(run_python(ctx.ref_python, {"program.py": by_uid[uid].ref["program"]},
                                        ["program.py"], TIMEOUT))
 
-    items = [(c.uid, cache.key("rllm-leetcode", TIMEOUT, c.ref["program"])) for c in cases]
+    items = [(c.uid, cache.key("rllm-leetcode", RUNNER, TIMEOUT, c.ref["program"])) for c in cases]
     return run_cached(items, run, cache, ctx.jobs, ctx.progress("leetcode reference"))
 
 

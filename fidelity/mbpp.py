@@ -11,7 +11,7 @@ import json
 from fidelity.context import Context
 from fidelity.core import Case, Verdict
 from fidelity.mutants import KINDS, mutate
-from fidelity.refrun import exit_verdict, run_cached, run_python
+from fidelity.refrun import RUNNER, exit_verdict, run_cached, run_python
 
 GROUPS = {"mbpp/reference": "python asserts", **{f"mbpp/{k}": "python asserts" for k in KINDS}}
 ARGS = ("--preset", "mbpp")
@@ -42,7 +42,7 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
         return exit_verdict(run_python(ctx.ref_python, {"program.py": by_uid[uid].ref["program"]},
                                        ["program.py"], TIMEOUT))
 
-    items = [(c.uid, cache.key("mbpp-asserts", TIMEOUT, c.ref["program"])) for c in cases]
+    items = [(c.uid, cache.key("mbpp-asserts", RUNNER, TIMEOUT, c.ref["program"])) for c in cases]
     return run_cached(items, run, cache, ctx.jobs, ctx.progress("mbpp reference"))
 
 

@@ -25,6 +25,20 @@ from fidelity.core import Verdict
 ADDRESS_SPACE = 4 << 30
 FILE_SIZE = 256 << 20
 TAIL = 2000  # characters of stdout/stderr kept
+# Run as root (as here), a reference could write read-only files and read any file: ClassEval
+# tests that expect a write to a read-only file to fail would fail the correct solution. The
+# venv's interpreter lives under /root (0700), so another user cannot run it; root without the
+# capabilities that override file permissions behaves like an owner. Where setpriv is missing
+# or we are not root, the program runs as we are.
+DROP_CAPS = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--"]
+
+
+# Part of the cache key of every verdict run_python produced: a change here reruns them.
+RUNNER = "run_python/2: setpriv without DAC override"
+
+
+def _privilege_prefix() -> list[str]:
+    return DROP_CAPS if os.geteuid() == 0 and shutil.which("setpriv") else []
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,7 @@ def run_python(python: str, files: dict[str, str], argv: list[str], timeout_s: f
             "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
         }
         env.update(extra_env or {})
-        proc = subprocess.Popen([python, *argv], cwd=work, env=env, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen([*_privilege_prefix(), python, *argv], cwd=work, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         _limit(proc.pid, timeout_s)
         try:

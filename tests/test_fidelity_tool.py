@@ -5,9 +5,13 @@ deterministic mutants, the reference runner's limits and cache, and the skip wit
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from fidelity import core
 from fidelity.core import Row, Verdict
@@ -56,6 +60,19 @@ def test_a_missing_module_on_the_passing_side_or_on_both_is_no_environment_row()
     # An error that only mentions a module is a real disagreement.
     real = Row("g", "k", Verdict(False, "fail", "assert 'No module' in s"), PASS)
     assert core.classify(real) == "rlvr fail / reference pass"
+
+
+def test_a_failure_hiding_its_missing_import_is_an_environment_row_only_on_the_grader_side():
+    from fidelity.grader import missing_modules
+
+    assert missing_modules("import os, json\nfrom solution import *\nimport no_such_pkg_zz.sub\n") == "no_such_pkg_zz"
+    assert missing_modules("import os\nfrom . import x\n", None, "def (") is None
+    hidden = Verdict(False, "runtime_error", "test_solution.py::T::test_a: not reported")
+    row = Row("g", "k", hidden, PASS, grader_missing="pandas")
+    assert core.classify(row) == "env: no module 'pandas' for rlvr-grade"
+    # It never excuses a pass the reference refuses.
+    assert core.classify(Row("g", "k", PASS, Verdict(False, "failed"), grader_missing="pandas")) \
+        == "rlvr pass / reference failed"
 
 
 def test_table_total_and_disagreement_listing():
@@ -148,6 +165,14 @@ def test_reference_runner_kills_a_hang_and_reports_the_error(tmp_path):
 
     time.sleep(3.5)
     assert not marker.exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root and setpriv")
+def test_a_reference_run_as_root_cannot_write_a_read_only_file(tmp_path):
+    # ClassEval expects writing a read-only file to fail; root's DAC override would let it.
+    prog = ("import os\nopen('ro.txt', 'w').close()\nos.chmod('ro.txt', 0o444)\n"
+            "try:\n    open('ro.txt', 'w')\nexcept PermissionError:\n    raise SystemExit(0)\nraise SystemExit(3)\n")
+    assert exit_verdict(run_python(sys.executable, {"p.py": prog}, ["p.py"], 20)).passed
 
 
 def test_reference_cache_resumes_and_skips_torn_lines(tmp_path):
