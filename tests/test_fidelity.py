@@ -743,3 +743,45 @@ def test_guard_resolves_paths_and_allows_writes_beside_the_tests(tmp_path):
     assert out == {"dotdot": "refused", "symlink": "refused", "proc_root": "refused", "maps": "refused",
                    "parent": "refused", "proc_dir": "refused", "status": "allowed", "cpuinfo": "allowed",
                    "beside": "allowed", "ctypes": "refused"}
+
+
+KERNEL_PROBE = '''
+import os
+import subprocess
+import sys
+
+
+def probe():
+    out = {}
+    try:  # a directory fd of "/" and a relative open: no path the audit hook can resolve
+        root = os.open("/", os.O_RDONLY)
+        mem = os.open("proc/self/mem", os.O_RDONLY, dir_fd=root)
+        os.pread(mem, 8, id(out))
+        out["dirfd_self_mem"] = "allowed"
+    except Exception:
+        out["dirfd_self_mem"] = "refused"
+    code = "import os; fd = os.open('/proc/%d/mem' % os.getppid(), os.O_RDONLY); os.pread(fd, 8, 65536); print('read')"
+    try:  # a subprocess (no audit hook in it) reading the check process's memory
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+        out["child_reads_parent_mem"] = "allowed" if "read" in res.stdout else "refused"
+    except Exception:
+        out["child_reads_parent_mem"] = "refused"
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE in this process
+        out["prctl_dumpable_here"] = "allowed"
+    except Exception:
+        out["prctl_dumpable_here"] = "refused"
+    return out
+'''
+
+
+def test_memory_routes_the_guard_cannot_see_are_refused_below_it():
+    """The check process's memory (the channel's nonce, the tests' values) stays out of reach by
+    routes no audit hook sees: an openat relative to a directory fd, a subprocess reading the
+    parent's /proc/<pid>/mem; making the process dumpable needs ctypes, refused in-process."""
+    tests = ("r = probe()\nassert r == {'dirfd_self_mem': 'refused', 'child_reads_parent_mem': 'refused', "
+             "'prctl_dumpable_here': 'refused'}, r\n")
+    with Grader(ScoreOptions(concurrency=1)) as g:
+        [o] = g.grade([{"completion": KERNEL_PROBE, "tests": tests}])
+    assert o.status == "pass", o.error
