@@ -431,6 +431,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     _list, _tuple, _dict, _set, _frozenset, _NoneType, _boolt = list, tuple, dict, set, frozenset, type(None), bool
     _bytearray = bytearray
     scalar_types = frozenset((_NoneType, _boolt, _int, _float, _complex, _str, _bytes))
+    exact_scalars = frozenset((_NoneType, _boolt, _int, _str, _bytes))  # equal exactly when Python says so
+    fast_numbers = frozenset((_int, _float))
     plain_types = frozenset(scalar_types | {_list, _tuple, _dict, _set, _frozenset})
     # Fraction is a Python class (its methods could be patched): read through its slots.
     Fraction = _fractions.Fraction
@@ -726,8 +728,17 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
 
     def eq(a: Any, b: Any, depth: int = 0) -> bool:
         """Equality by allowlist (see make_namespace)."""
+        ta = _type(a)
+        if ta is _type(b) and ta in exact_scalars:
+            return a == b  # the common case: two ints, two strs ... Python's answer is ours
         if depth > 200:
             return False
+        if (ta is _list or ta is _tuple) and _type(b) is ta and _len(a) == _len(b):
+            if _all(_type(v) in scalar_types for v in a) and _all(_type(v) in scalar_types for v in b):
+                if a == b:
+                    return True  # plain scalars equal as Python says (the tolerance only adds passes)
+                if not _any(_type(v) is _float or _type(v) is _complex for v in a):
+                    return False
         a, b = reduce(a), reduce(b)
         ka, kb = kind(a), kind(b)
         if ka is UNTRUSTED or kb is UNTRUSTED:
@@ -847,14 +858,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return False
 
     def cmp(idx: int, a: Any, b: Any) -> Any:
-        if idx == 0:
-            if numpy_kind(_type(a)) == "array" or numpy_kind(_type(b)) == "array":
-                return numpy_cmp(a, b, _operator.eq)
-            return eq(a, b)
-        if idx == 1:
-            if numpy_kind(_type(a)) == "array" or numpy_kind(_type(b)) == "array":
-                return numpy_cmp(a, b, _operator.ne)
-            return not eq(a, b)
+        if idx == 0 or idx == 1:
+            ta, tb = _type(a), _type(b)
+            if (ta not in plain_types or tb not in plain_types) and (
+                    numpy_kind(ta) == "array" or numpy_kind(tb) == "array"):
+                return numpy_cmp(a, b, _operator.eq if idx == 0 else _operator.ne)
+            return eq(a, b) if idx == 0 else not eq(a, b)
         if idx in (2, 3, 4, 5):
             return order(cmp_ops[idx], a, b)
         if idx == 6:
@@ -896,6 +905,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return False
 
     def op(idx: int, a: Any, b: Any) -> Any:
+        ta, tb = _type(a), _type(b)
+        if ta in fast_numbers and tb in fast_numbers:
+            return bin_ops[idx](a, b)  # int/float arithmetic: Python's own
         ra, rb = reduce(a), reduce(b)
         if idx == 5 and (_type(ra) is _str or _type(ra) is _bytes):
             return bin_ops[idx](ra, b)  # "%s" % value: formatting, its str() is the value's own
@@ -934,6 +946,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
             return f(*args, **kwargs)  # the tests' own or the candidate's
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
             return f(*args, **kwargs)
+        if _all(_type(a) in scalar_types for a in args) and _all(_type(v) in scalar_types for v in kwargs.values()):
+            return f(*args, **kwargs)  # nothing but plain scalars: nobody's methods run
         values = [reduce(a) for a in args] + [reduce(v) for v in kwargs.values()]
         if _any(not trusted(v) for v in values) and _any(trusted(v) and not neutral(v) for v in values):
             msg = f"{getattr_(f, '__name__', _type(f).__name__)}() given an object the grader does not trust and a value to compare it with"
