@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
+import logging
 import os
 import threading
 import time
@@ -26,6 +27,8 @@ from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
 from rlvr_grade.types import Check, InputError, Limits, Outcome, Rollout, SandboxError
+
+log = logging.getLogger("rlvr_grade")
 
 
 @dataclass(frozen=True)
@@ -268,18 +271,24 @@ class Grader:
         return None if isinstance(prepared, Outcome) else prepared[1]
 
     def _prepare(self, rollout: Rollout) -> Outcome | tuple[Check, str]:
-        """(check, key) for a gradable row, else its invalid_input Outcome."""
+        """(check, key) for a gradable row, else its invalid_input Outcome (or, for a bug of the
+        grader on this row, its sandbox_error)."""
         if rollout.error is not None:
             return self._invalid(rollout, rollout.error)
+        self.runtime  # noqa: B018 - computes the run's key context (once; its failure is the run's)
         try:
             check = build_check(rollout, self.checks)
             env_id = self._env_id(rollout)
         except InvalidRow as exc:
             return self._invalid(rollout, str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug on one row is that row's sandbox_error
+            return _grader_failure(exc, rollout.where, "building its check")
         if env_id:
             check = replace(check, env=env_id)
-        self.runtime  # noqa: B018 - computes the run's key context (once)
-        return check, check_key(check, self._context_for(check))
+        try:
+            return check, check_key(check, self._context_for(check))
+        except Exception as exc:  # noqa: BLE001
+            return _grader_failure(exc, rollout.where, "computing its cache key")
 
     def _context_for(self, check: Check) -> bytes:
         """The run's key context, plus the toolchain versions of the languages `check` is
@@ -304,8 +313,8 @@ class Grader:
 
     # -- one row ---------------------------------------------------------------------------
     def grade_rollout(self, rollout: Rollout) -> Outcome:
-        """Grade one row (from the cache when its key is there); never raises for a bad row or
-        a failed sandbox."""
+        """Grade one row (from the cache when its key is there); never raises for a bad row, a
+        failed sandbox or a grader bug on this row (each is an Outcome)."""
         prepared = self._prepare(rollout)
         if isinstance(prepared, Outcome):
             return prepared
@@ -318,7 +327,11 @@ class Grader:
         for a missing module, which built environment provides it."""
         outcome = scoring.apply_flags(outcome, scan_flags(check.program), self.options.reward)
         if "No module named" in outcome.error and outcome.status in ("runtime_error", "fail", "compile_error"):
-            hint = self._module_hint(outcome.error, check.env)
+            try:
+                hint = self._module_hint(outcome.error, check.env)
+            except Exception:  # noqa: BLE001 - a hint is optional; its failure is no row's
+                log.debug("no environment hint for %r", outcome.error, exc_info=True)
+                hint = None
             if hint:
                 outcome = replace(outcome, error=f"{outcome.error} ({hint})")
         return outcome
@@ -349,20 +362,32 @@ class Grader:
         return f"environment {' or '.join(which[:3])} provides {module}: --env {which[0]}"
 
     def _run_check(self, check: Check, key: str) -> Outcome:
+        """Run, judge, score and cache one check. Only what ends the run leaves it as an
+        exception: the cache file failing; anything else going wrong is this row's
+        sandbox_error."""
+        try:
+            return self._execute(check, key)
+        except CacheError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a grader bug on one row is that row's sandbox_error
+            return _grader_failure(exc, None, "grading it")
+
+    def _execute(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
         if check.env and not self.backend.environments:
             # Never in the grader's own world instead: the row asked for another one.
             return scoring.infrastructure_failure(
                 f"the {self.options.backend} backend cannot run checks in an environment yet (env {check.env[:12]})"
             )
+        retries, delay = self.options.retries, self.options.retry_delay
         try:
-            ex = with_retries(lambda: self.backend.run(check), self.options.retries, self.options.retry_delay)
+            ex = with_retries(lambda: self.backend.run(check), retries, delay)
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
         judging = _judging(check)
         if judging is not None and judging.needs_validator(check):  # the output validator: its own sandbox check
             try:
-                ex = with_retries(lambda: judging.validate(self.backend, check, ex), self.options.retries, self.options.retry_delay)
+                ex = with_retries(lambda: judging.validate(self.backend, check, ex), retries, delay)
             except SandboxError as exc:
                 return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
@@ -554,6 +579,14 @@ def close_shared() -> None:
         g.close()
 
 
+def _grader_failure(exc: BaseException, where: str | None, doing: str) -> Outcome:
+    """A bug of the grader on one row: the row's sandbox_error (null reward, retried by the
+    next run), the traceback's last line as its error; the whole traceback is logged (the CLI
+    shows it with --verbose)."""
+    log.debug("grader error on %s while %s", where or "a row", doing, exc_info=exc)
+    return scoring.grader_failure(exc)
+
+
 def _settle(out: Future, src: Future, value: Callable[[Any], Any] = lambda v: v) -> None:
     """Resolve `out` like the finished `src` (result mapped through `value`); a no-op when `out`
     was cancelled meanwhile (the run is being torn down)."""
@@ -666,6 +699,7 @@ def score_file(
             grader.close()
     if sink is not None:
         sink.close()
+        summary.unwritable_values = sink.misfits
     summary.wall_s = time.perf_counter() - t0
     return summary
 

@@ -51,9 +51,10 @@ RUNTIMES = f"runtimes_v{SCHEMA_VERSION}"
 NOT_CACHED = frozenset({"sandbox_error", "invalid_input"})
 
 # Outcome fields with a column of their own; any other field (added to Outcome later) is kept
-# in the `extra` JSON column so it round-trips too. `cached` is never stored: it says how a
-# row was obtained in *this* run.
+# in the `extra` JSON column so it round-trips too.
 _COLUMNS = ("status", "reward", "tests_passed", "tests_total", "duration_ms", "error", "flags")
+# How this run obtained the row, and a flag only sandbox_error rows (never stored) carry.
+_NOT_STORED = ("cached", "grader_error")
 _LAYOUT = ("key", *_COLUMNS, "extra", "grader", "runtime", "created")
 
 
@@ -295,7 +296,7 @@ class Cache:
         extra = {
             f.name: getattr(outcome, f.name)
             for f in dataclasses.fields(outcome)
-            if f.name not in _COLUMNS and f.name != "cached"
+            if f.name not in _COLUMNS and f.name not in _NOT_STORED
         }
         row = (
             key,

@@ -152,6 +152,11 @@ def score(
     if timeout <= 0 or memory <= 0:
         console.error("--timeout and --memory must be positive")
         raise typer.Exit(2)
+    if verbose:
+        import logging
+
+        logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+        logging.getLogger("rlvr_grade").setLevel(logging.DEBUG)
     if fail_on_regression and baseline is None:
         console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
         raise typer.Exit(2)

@@ -105,29 +105,58 @@ def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
 # {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
 # {"$bytes": "<hex>"}. A value that is none of these never leaves the sandbox as a value.
 _TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes")
+_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+# Tagged JSON is at most twice as deep as the value (harness/call.py encodes 200 levels).
+MAX_DECODE_DEPTH = 450
 
 
-def decode(value: Any) -> Any:
-    """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials)."""
+class MalformedValue(ValueError):
+    """A tagged value `encode` cannot have produced (a forged or corrupted result): the case
+    it came with is judged wrong, never right."""
+
+
+def decode(value: Any, depth: int = 0) -> Any:
+    """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials).
+    Raises MalformedValue for a known tag whose content is not what `encode` writes."""
+    if depth > MAX_DECODE_DEPTH:
+        raise MalformedValue(f"nested deeper than {MAX_DECODE_DEPTH}")
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [decode(v, depth + 1) for v in value]
     if isinstance(value, dict):
         if len(value) == 1:
             (tag, inner), = value.items()
-            if tag == "$tuple":
-                return tuple(decode(v) for v in inner)
-            if tag == "$set":
-                return set(_hashable(decode(v)) for v in inner)
-            if tag == "$frozenset":
-                return frozenset(_hashable(decode(v)) for v in inner)
-            if tag == "$dict":
-                return {_hashable(decode(k)): decode(v) for k, v in inner}
-            if tag == "$float":
-                return float(inner)
-            if tag == "$bytes":
-                return bytes.fromhex(inner)
-        return {k: decode(v) for k, v in value.items()}
+            if tag in _TAGS:
+                return _decode_tagged(tag, inner, depth + 1)
+        return {k: decode(v, depth + 1) for k, v in value.items()}
     return value
+
+
+def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
+    if tag == "$float":
+        if not isinstance(inner, str) or inner not in _FLOATS:
+            raise MalformedValue(f"$float of {inner!r:.40}")
+        return _FLOATS[inner]
+    if tag == "$bytes":
+        try:
+            return bytes.fromhex(inner)
+        except (TypeError, ValueError):
+            raise MalformedValue("$bytes that is not hex text") from None
+    if not isinstance(inner, list):
+        raise MalformedValue(f"{tag} holding {type(inner).__name__}, not a list")
+    if tag == "$tuple":
+        return tuple([decode(v, depth) for v in inner])
+    if tag == "$dict":
+        if not all(isinstance(p, list) and len(p) == 2 for p in inner):
+            raise MalformedValue("$dict entries that are not [key, value] pairs")
+        try:
+            return {_hashable(decode(k, depth)): decode(v, depth) for k, v in inner}
+        except TypeError:
+            raise MalformedValue("$dict with an unhashable key") from None
+    try:  # $set / $frozenset
+        items = [_hashable(decode(v, depth)) for v in inner]
+        return set(items) if tag == "$set" else frozenset(items)
+    except TypeError:
+        raise MalformedValue(f"{tag} with an unhashable element") from None
 
 
 def _hashable(v: Any) -> Any:

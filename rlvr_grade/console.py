@@ -99,6 +99,10 @@ def summary_table(s: dict[str, Any]) -> None:
         table.add_row(f"groups ({s['groups']}) by pass rate", hist)
     if s.get("flagged"):
         table.add_row("flagged as suspicious", str(s["flagged"]))
+    if s.get("grader_errors"):
+        table.add_row("grader errors", f"{s['grader_errors']} rows (sandbox_error; please report: rerun with --verbose for tracebacks)")
+    if s.get("unwritable_values"):
+        table.add_row("values not written as they were", f"{s['unwritable_values']} (see the error column docs; JSONL keeps them)")
     iso = s.get("isolation") or {}
     if "backend" in s:  # absent for `rlvr-grade summary` of a file: where it ran is unknown
         table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")

@@ -19,7 +19,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rlvr_grade.compare import CompareSpec, decode, outputs_equal, values_equal
+from rlvr_grade.compare import CompareSpec, MalformedValue, decode, outputs_equal, values_equal
 from rlvr_grade.harness.stdio import unpack_output
 from rlvr_grade.types import Check, Execution, Limits, Status, TestRecord
 
@@ -71,16 +71,21 @@ def case_verdict(check: Check, i: int, rec: TestRecord | None) -> tuple[str, str
     # call
     if not isinstance(out, dict) or "value" not in out:
         return "WA", f"case {i}: no return value"
-    got = decode(out["value"])
-    want = decode(expected)
-    spec = _spec(j) if j.get("compare") == "float" else None
-    json_expected = bool(j.get("json_expected", True))
-    ok = values_equal(got, want, spec, json_expected)
-    if not ok and j.get("unwrap_single") and isinstance(want, list) and len(want) == 1:
-        ok = values_equal(got, want[0], spec, json_expected)
-    if ok:
-        return "AC", ""
-    return "WA", f"case {i}: wrong answer: got {_short(repr(got))}, expected {_short(repr(want))}"
+    want = decode(expected)  # the dataset's: a bad one is the row's fault, not the candidate's
+    try:
+        got = decode(out["value"])
+        spec = _spec(j) if j.get("compare") == "float" else None
+        json_expected = bool(j.get("json_expected", True))
+        ok = values_equal(got, want, spec, json_expected)
+        if not ok and j.get("unwrap_single") and isinstance(want, list) and len(want) == 1:
+            ok = values_equal(got, want[0], spec, json_expected)
+        if ok:
+            return "AC", ""
+        return "WA", f"case {i}: wrong answer: got {_short(repr(got))}, expected {_short(repr(want))}"
+    except (MalformedValue, RecursionError) as exc:
+        # Not what the harness's encoder writes (a forged record) or deeper than any honest
+        # value: judged wrong, never right.
+        return "WA", f"case {i}: the returned value cannot be judged ({exc})"
 
 
 def _short(s: str, n: int = 80) -> str:

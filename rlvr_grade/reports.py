@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from rlvr_grade.types import InputError, Outcome, Rollout
+from rlvr_grade.types import GRADER_ERROR_PREFIX, InputError, Outcome, Rollout
 
 # The per-problem map is bounded: a CI suite has hundreds or thousands of problems; a
 # million-row training file keyed by row would make the summary JSON as big as the data.
@@ -377,6 +377,7 @@ def outcome_from_row(r: Rollout) -> Outcome:
         error=str(row.get("error") or ""),
         flags=tuple(flags),
         cached=bool(row.get("cached")),
+        grader_error=status == "sandbox_error" and str(row.get("error") or "").startswith(GRADER_ERROR_PREFIX),
     )
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from rlvr_grade.harness.splitting import base_id
-from rlvr_grade.types import Check, Execution, Outcome, RewardShape, Status
+from rlvr_grade.types import GRADER_ERROR_PREFIX, Check, Execution, Outcome, RewardShape, Status
 
 OnSuspicious = Literal["flag", "zero"]
 _OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -151,8 +151,6 @@ def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, fl
 
 def apply_flags(outcome: Outcome, flags: tuple[str, ...], cfg: RewardConfig) -> Outcome:
     """Attach the static scan's flags; with on_suspicious="zero" a flagged reward becomes 0."""
-    from dataclasses import replace
-
     if not flags:
         return outcome
     new_reward = outcome.reward
@@ -167,6 +165,15 @@ def invalid(message: str) -> Outcome:
 
 def infrastructure_failure(message: str) -> Outcome:
     return Outcome(status="sandbox_error", reward=None, tests_passed=0, tests_total=0, duration_ms=0.0, error=message[:500])
+
+
+def grader_failure(exc: BaseException) -> Outcome:
+    """A bug of the grader on one row: sandbox_error (never a verdict on the candidate) with
+    the traceback's last line, marked so the summary counts it apart."""
+    import traceback
+
+    last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    return replace(infrastructure_failure(GRADER_ERROR_PREFIX + last), grader_error=True)
 
 
 OutcomeKind = Literal["scored", "invalid", "infra"]

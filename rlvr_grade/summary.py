@@ -42,6 +42,8 @@ class Summary:
     durations: array = field(default_factory=lambda: array("d"))
     groups: dict[Any, list[int]] = field(default_factory=dict)  # group -> [n, passes]
     flagged: int = 0
+    grader_errors: int = 0  # sandbox_error rows caused by a bug in the grader, not the backend
+    unwritable_values: int = 0  # values the output format could not hold as they were (see io/writers)
     wall_s: float = 0.0
     isolation: dict[str, Any] = field(default_factory=dict)
     backend: str = "local"
@@ -61,6 +63,8 @@ class Summary:
             self.durations.append(outcome.duration_ms)
         if outcome.flags:
             self.flagged += 1
+        if outcome.grader_error:
+            self.grader_errors += 1
         if group is not None:
             key = group if isinstance(group, (str, int, float, bool)) else repr(group)
             g = self.groups.setdefault(key, [0, 0])
@@ -117,6 +121,7 @@ class Summary:
             "executed": self.executed,
             "cached": self.cached,
             "flagged": self.flagged,
+            "grader_errors": self.grader_errors,
             "check_ms": {
                 "p50": _round(_quantile(self.durations, 0.5)),
                 "p95": _round(_quantile(self.durations, 0.95)),
@@ -126,6 +131,8 @@ class Summary:
             "backend": self.backend,
             "isolation": self.isolation,
         }
+        if self.unwritable_values:
+            out["unwritable_values"] = self.unwritable_values
         if self.groups:
             out["groups"] = len(self.groups)
             out["pass_at_k"] = {k: round(v, 6) for k, v in self.pass_at().items()}

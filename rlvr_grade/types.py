@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rlvr_grade.boundary import safe_text
+
 Status = Literal[
     "pass",
     "fail",
@@ -126,6 +128,10 @@ class Execution:
     output_truncated: bool = False
 
 
+# How a grader bug's sandbox_error starts its error text (read back by `summary` of a file).
+GRADER_ERROR_PREFIX = "grader error: "
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The verdict for one rollout: the columns added to the output row."""
@@ -139,6 +145,15 @@ class Outcome:
     flags: tuple[str, ...] = ()
     cached: bool = False
     case_verdicts: tuple[str, ...] = ()  # stdio/call: AC, WA, TLE, MLE, RE, OLE, CE, "-" per case
+    # A sandbox_error caused by a bug in the grader itself (not the backend, not the row);
+    # counted apart in the summary (`grader_errors`), not an output column.
+    grader_error: bool = False
+
+    def __post_init__(self) -> None:
+        # The error text comes from candidates' output and sandbox reports: every sink (SQLite,
+        # orjson, Parquet, XML) must be able to store it, whatever built this Outcome.
+        if type(self.error) is not str or not self.error.isascii():
+            object.__setattr__(self, "error", safe_text(self.error))
 
 
 class SandboxError(Exception):
@@ -151,3 +166,4 @@ class InputError(Exception):
     def __init__(self, message: str, tip: str | None = None):
         super().__init__(message)
         self.tip = tip
+

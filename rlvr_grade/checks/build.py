@@ -92,7 +92,34 @@ def _text(row: dict[str, Any], col: str, what: str) -> str:
         raise InvalidRow(f"{what} column {col!r} is null")
     if not isinstance(value, str):
         raise InvalidRow(f"{what} column {col!r} is {type(value).__name__}, expected a string")
+    return unicode_text(value, f"{what} column {col!r}")
+
+
+def unicode_text(value: str, what: str) -> str:
+    """`value` if it is valid Unicode text; a lone surrogate (only a Python caller can pass
+    one: JSON and Parquet readers refuse them) cannot be written to the sandbox's files."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidRow(f"{what} is not valid Unicode (a lone surrogate at character {exc.start})") from None
     return value
+
+
+# What parsing test code can raise besides SyntaxError: null bytes (ValueError), nesting deeper
+# than the parser's recursion limit, or more than memory allows.
+PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def unparsable(exc: BaseException) -> InvalidRow:
+    """The invalid_input message for tests that do not parse."""
+    if isinstance(exc, SyntaxError):
+        return InvalidRow(f"tests do not parse: {exc.msg} (line {exc.lineno})")
+    if isinstance(exc, RecursionError):
+        return InvalidRow("tests do not parse: nested too deeply")
+    if isinstance(exc, MemoryError):
+        return InvalidRow("tests do not parse: too big")
+    return InvalidRow(f"tests do not parse: {exc}")
 
 
 def _tests_text(value: Any, col: str) -> str:
@@ -103,13 +130,13 @@ def _tests_text(value: Any, col: str) -> str:
         if stripped.startswith("[") and stripped.rstrip().endswith("]"):
             try:
                 parsed = json.loads(stripped)
-            except ValueError:
-                return value
+            except (ValueError, RecursionError):
+                return unicode_text(value, f"tests column {col!r}")
             if isinstance(parsed, list) and all(isinstance(x, str) for x in parsed):
-                return "\n".join(parsed) + "\n"
-        return value
+                return unicode_text("\n".join(parsed) + "\n", f"tests column {col!r}")
+        return unicode_text(value, f"tests column {col!r}")
     if isinstance(value, (list, tuple)) and all(isinstance(x, str) for x in value):
-        return "\n".join(value) + "\n"
+        return unicode_text("\n".join(value) + "\n", f"tests column {col!r}")
     raise InvalidRow(f"tests column {col!r} is {type(value).__name__}, expected code or a list of asserts")
 
 
@@ -117,8 +144,8 @@ def detect_style(tests: str) -> str:
     """pytest if the tests define test functions or import the solution module; else asserts."""
     try:
         ids = pytest_ids(tests)
-    except SyntaxError:
-        return "asserts"
+    except PARSE_ERRORS:
+        return "asserts"  # and assert_ids says why it does not parse
     if ids:
         return "pytest"
     if "from solution import" in tests or "import solution" in tests:
@@ -152,7 +179,9 @@ def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
         imports = row.get("test_imports") or []
         if isinstance(imports, str):
             imports = [imports]
-        setup = "\n".join(imports)
+        if not isinstance(imports, (list, tuple)) or not all(isinstance(x, str) for x in imports):
+            raise InvalidRow("column 'test_imports' must be a list of import lines")
+        setup = unicode_text("\n".join(imports), "column 'test_imports'")
         style = "asserts"
     elif opts.preset == "leetcode" or opts.test_style in ("stdio", "call") or (
         opts.test_style == "auto" and "+" not in opts.tests_col and looks_like_cases(row.get(opts.tests_col))
@@ -170,8 +199,8 @@ def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
         raise InvalidRow(f"tests column {opts.tests_col!r} is empty")
     try:
         expected = _PYTEST_IDS.get(tests, _pytest_ids) if style == "pytest" else _ASSERT_IDS.get(tests, _assert_ids)
-    except SyntaxError as exc:
-        raise InvalidRow(f"tests do not parse: {exc.msg} (line {exc.lineno})") from exc
+    except PARSE_ERRORS as exc:
+        raise unparsable(exc) from None
     if not expected:
         raise InvalidRow(f"no tests found in {opts.tests_col!r} for style {style}")
     return Check(

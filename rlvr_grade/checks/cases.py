@@ -47,12 +47,17 @@ class CaseSet:
 
 def _loads(value: Any, what: str) -> Any:
     if isinstance(value, (bytes, bytearray)):
-        value = value.decode("utf-8")
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CaseError(f"{what} is bytes that are not UTF-8 text") from None
     if isinstance(value, str):
         try:
             return json.loads(value)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise CaseError(f"{what} is not valid JSON ({exc.msg} at char {exc.pos})") from None
+        except (ValueError, RecursionError):
+            raise CaseError(f"{what} is not valid JSON (nested too deeply or not text)") from None
     return value
 
 
@@ -74,7 +79,7 @@ def looks_like_cases(value: Any) -> bool:
             return False
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
     if isinstance(value, dict):
         return bool({"inputs", "input"} & set(value)) and bool({"outputs", "output"} & set(value))
@@ -187,8 +192,8 @@ def leetcode_cases(tests: Any) -> CaseSet | None:
         return None
     try:
         tree = parse_locked(tests, "<tests>")
-    except SyntaxError:
-        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # the row runs as asserts, whose parse says what is wrong
     check_fn = None
     fn_name = None
     for node in tree.body:

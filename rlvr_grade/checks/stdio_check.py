@@ -87,11 +87,21 @@ def _row_value(row: dict[str, Any], col: str, default: Any) -> Any:
     return default if v is None or v == "" else v
 
 
+def _row_text(row: dict[str, Any], col: str, default: Any) -> Any:
+    """A per-row text setting (language, compare): the column's string, else `default`."""
+    v = _row_value(row, col, default)
+    if v is not None and not isinstance(v, str):
+        raise ValueError(f"expected text, got {type(v).__name__}")
+    return v
+
+
 def _cases(rollout: Rollout, opts: "CheckOptions") -> tuple[CaseSet, str]:
     from rlvr_grade.checks.build import InvalidRow
 
     row = rollout.row
     fn_name = opts.fn_name or row.get("fn_name") or None
+    if fn_name is not None and not (isinstance(fn_name, str) and fn_name.isidentifier()):
+        raise InvalidRow(f"column 'fn_name' is {_short_repr(fn_name)}, expected a function name")
     if isinstance(row.get("metadata"), (str, dict)) and not fn_name:  # LiveCodeBench
         import json
 
@@ -99,8 +109,10 @@ def _cases(rollout: Rollout, opts: "CheckOptions") -> tuple[CaseSet, str]:
         try:
             meta = json.loads(meta) if isinstance(meta, str) else meta
             fn_name = meta.get("func_name") if isinstance(meta, dict) else None
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
+        if fn_name is not None and not (isinstance(fn_name, str) and fn_name.isidentifier()):
+            fn_name = None
     setup = ""
     if opts.preset == "leetcode":
         if opts.tests_col not in row:
@@ -125,6 +137,42 @@ def _cases(rollout: Rollout, opts: "CheckOptions") -> tuple[CaseSet, str]:
     return cs, setup
 
 
+def _check_cases(cs: CaseSet, col: str) -> None:
+    """What the sandbox cannot be given or the judge cannot read is the row's fault, said now:
+    a function name that is not one, an input holding a lone surrogate (a Python caller's row;
+    it cannot be written to a process), an expected call value that is not tagged JSON."""
+    from rlvr_grade.checks.build import InvalidRow
+    from rlvr_grade.compare import MalformedValue, decode
+
+    if cs.kind == "call" and not (isinstance(cs.fn_name, str) and cs.fn_name.isidentifier()):
+        raise InvalidRow(f"tests column {col!r}: fn_name {_short_repr(cs.fn_name)} is not a function name")
+    stack: list[Any] = list(cs.inputs)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if not v.isascii():
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise InvalidRow(f"tests column {col!r}: an input is not valid Unicode (a lone surrogate)") from None
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+    if cs.kind == "call":
+        for i, out in enumerate(cs.outputs):
+            try:
+                decode(out)
+            except (MalformedValue, RecursionError) as exc:
+                raise InvalidRow(f"tests column {col!r}: expected output {i} cannot be read ({exc})") from None
+
+
+def _short_repr(v: Any) -> str:
+    text = repr(v) if isinstance(v, str) else type(v).__name__
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
 class _AsAsserts(Exception):
     """The LeetCode tests are not plain literal asserts: run them as asserts instead."""
 
@@ -132,7 +180,7 @@ class _AsAsserts(Exception):
 def build_case_check(rollout: Rollout, opts: "CheckOptions", completion: str) -> Check:
     """Build a stdio or call check (or, for LeetCode tests that are not literal asserts, an
     asserts check with the LeetCode setup)."""
-    from rlvr_grade.checks.build import InvalidRow, _tests_text
+    from rlvr_grade.checks.build import PARSE_ERRORS, InvalidRow, _tests_text, unparsable
     from rlvr_grade.harness.splitting import assert_ids
 
     row = rollout.row
@@ -143,22 +191,23 @@ def build_case_check(rollout: Rollout, opts: "CheckOptions", completion: str) ->
         tests = _tests_text(raw.get("functional") if isinstance(raw, dict) else raw, opts.tests_col)
         try:
             ids = assert_ids(tests)
-        except SyntaxError as exc:
-            raise InvalidRow(f"tests do not parse: {exc.msg} (line {exc.lineno})") from exc
+        except PARSE_ERRORS as exc:
+            raise unparsable(exc) from None
         if not ids:
             raise InvalidRow(f"no tests found in {opts.tests_col!r}")
         return Check(style="asserts", program=completion, tests=tests, expected_tests=tuple(ids),
                      limits=opts.limits, setup=LEETCODE_SETUP)
     if opts.test_style in ("stdio", "call") and cs.kind != opts.test_style:
         raise InvalidRow(f"--test-style {opts.test_style} but the tests hold {cs.kind} cases")
+    _check_cases(cs, opts.tests_col)
     try:
-        lang = languages.normalize(_row_value(row, "language", opts.language))
+        lang = languages.normalize(_row_text(row, "language", opts.language))
     except ValueError as exc:
         raise InvalidRow(f"column 'language': {exc}") from None
     if cs.kind == "call" and lang != "python":
         raise InvalidRow(f"call-style tests run Python only, the row's language is {lang!r}")
-    compare_text = _row_value(row, "compare", opts.compare)
     try:
+        compare_text = _row_text(row, "compare", opts.compare)
         spec = parse_mode(compare_text) if compare_text else None
     except ValueError as exc:
         raise InvalidRow(f"column 'compare': {exc}") from None

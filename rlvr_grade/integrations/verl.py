@@ -62,7 +62,7 @@ def tests_row(ground_truth: Any, tests_col: str, extra_info: Any = None) -> dict
         if stripped[:1] in ("{", "[", '"'):
             try:
                 parsed = json.loads(stripped)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than it reads
                 parsed = None
             if isinstance(parsed, (dict, str)) or (isinstance(parsed, list) and all(isinstance(x, str) for x in parsed)):
                 gt = parsed

@@ -31,7 +31,14 @@ def output_format(path: str) -> str:
 
 
 class RowSink:
-    """Base class: `write(row)` in input order, `close()` commits, `abort()` leaves no file."""
+    """Base class: `write(row)` in input order, `close()` commits, `abort()` leaves no file.
+
+    A row is always written: a value the format cannot hold as it is (a lone surrogate, an int
+    beyond 64 bits, nesting deeper than the encoder goes; in Parquet, a type other than its
+    column's) is written as text, or null where the column cannot hold text, and counted in
+    `misfits` so the caller can say so."""
+
+    misfits = 0
 
     def write(self, row: dict[str, Any]) -> None:
         raise NotImplementedError
@@ -106,7 +113,12 @@ class JsonlSink(RowSink):
         self._raw = raw
 
     def write(self, row: dict[str, Any]) -> None:
-        self._fh.write(orjson.dumps(row, option=orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS, default=_default))
+        try:
+            data = orjson.dumps(row, option=_ORJSON, default=_default)
+        except (orjson.JSONEncodeError, TypeError, ValueError):
+            self.misfits += 1
+            data = orjson.dumps(storable(row), option=_ORJSON, default=_default)
+        self._fh.write(data)
         self._fh.write(b"\n")
 
     def close(self) -> None:
@@ -128,6 +140,52 @@ class JsonlSink(RowSink):
                 self._tmp = None
 
 
+_ORJSON = orjson.OPT_SERIALIZE_NUMPY | orjson.OPT_NON_STR_KEYS
+# orjson refuses to nest deeper than 254: deeper parts of a value are written as their JSON text.
+_MAX_NESTING = 200
+
+
+def storable(value: Any, depth: int = 0) -> Any:
+    """`value` with what orjson (and Arrow) cannot encode replaced: text made safe (see
+    boundary.safe_text), ints beyond 64 bits as their decimal text, keys as text, and any part
+    nested deeper than _MAX_NESTING as its JSON text (stdlib json: no depth limit of its own
+    beyond the interpreter's recursion; past that, its repr-like text)."""
+    from rlvr_grade.boundary import safe_text
+
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return value
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**64 else str(value)
+    if isinstance(value, (list, tuple, dict)) and depth >= _MAX_NESTING:
+        import json
+
+        try:
+            return safe_text(json.dumps(value, ensure_ascii=False, default=str))
+        except (ValueError, TypeError, RecursionError):
+            return f"<a {type(value).__name__} nested too deeply to write>"
+    if isinstance(value, dict):
+        return {safe_text(k): storable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v, depth + 1) for v in value]
+    try:
+        return safe_text(_default(value))
+    except Exception:  # noqa: BLE001 - a value whose own conversion fails
+        return f"<{type(value).__name__}>"
+
+
+def as_json_text(value: Any) -> str:
+    """A value as JSON text (for a Parquet string column holding a value of another type)."""
+    if isinstance(value, str):
+        from rlvr_grade.boundary import safe_text
+
+        return safe_text(value)
+    if type(value) is int:
+        return str(value)  # JSON's own text for any int, 64-bit or not
+    return orjson.dumps(storable(value), option=_ORJSON, default=_default).decode()
+
+
 def _default(obj: Any) -> Any:
     if isinstance(obj, (bytes, bytearray)):
         return obj.decode("utf-8", "replace")
@@ -139,7 +197,14 @@ def _default(obj: Any) -> Any:
 
 
 class ParquetSink(RowSink):
-    """Rows buffered into row groups; the schema is the input's plus the outcome columns."""
+    """Rows buffered into row groups; the schema is the input's plus the outcome columns.
+
+    From JSONL input the schema is inferred from the first row group (every column any of its
+    rows has, in order of appearance). A column Arrow cannot type (mixed types) or Parquet
+    cannot store (all null, an empty object) becomes text holding each value's JSON. A later
+    value that does not fit its column is written as JSON text in a text column, else as null;
+    a column that first appears after the first row group cannot be added. Both are counted in
+    `misfits`: JSONL output keeps every value as it is."""
 
     def __init__(self, path: str, input_schema: Any = None, row_group_size: int = 4096):
         import pyarrow as pa
@@ -150,6 +215,7 @@ class ParquetSink(RowSink):
         self._rows: list[dict[str, Any]] = []
         self._writer = None
         self._schema = None
+        self.misfits = 0
         if input_schema is not None:
             self._schema = self._with_outcomes(input_schema)
         # pyarrow opens the path itself; this descriptor stays open only to hold the lock.
@@ -177,16 +243,60 @@ class ParquetSink(RowSink):
         if len(self._rows) >= self.row_group_size:
             self._flush()
 
+    def _infer(self, rows: list[dict[str, Any]]) -> Any:
+        """The schema of the first row group (see the class docstring)."""
+        pa = self._pa
+        names: dict[str, None] = {}
+        for row in rows:
+            names.update(dict.fromkeys(k for k in row if k not in OUTCOME_COLUMNS))
+        fields = []
+        for name in names:
+            values = [row.get(name) for row in rows]
+            try:
+                kind = pa.array(values).type
+            except (pa.ArrowException, OverflowError, TypeError, ValueError, RecursionError):
+                kind = None
+            if kind is None or not _storable_type(pa, kind):
+                kind = pa.string()
+            fields.append(pa.field(safe_key(name), kind))
+        return pa.schema(fields)
+
+    def _table(self, rows: list[dict[str, Any]]) -> Any:
+        pa = self._pa
+        schema = self._schema
+        names = set(schema.names)
+        try:
+            if all(names.issuperset(row) for row in rows):
+                return pa.Table.from_pylist(rows, schema=schema)
+        except (pa.ArrowException, OverflowError, TypeError, ValueError, RecursionError):
+            pass
+        return pa.Table.from_pylist([self._fitted(row) for row in rows], schema=schema)
+
+    def _fitted(self, row: dict[str, Any]) -> dict[str, Any]:
+        """One row made to fit the schema, value by value (the slow path, for rows that do not)."""
+        pa = self._pa
+        keys = {safe_key(k): v for k, v in row.items()}
+        self.misfits += sum(1 for k in keys if self._schema.get_field_index(k) < 0)
+        out = {}
+        for f in self._schema:
+            value = keys.get(f.name)
+            if value is not None:
+                try:
+                    pa.array([value], type=f.type)
+                except (pa.ArrowException, OverflowError, TypeError, ValueError, RecursionError):
+                    self.misfits += 1
+                    value = as_json_text(value) if pa.types.is_string(f.type) else None
+            out[f.name] = value
+        return out
+
     def _flush(self) -> None:
         import pyarrow.parquet as pq
 
         if not self._rows:
             return
-        pa = self._pa
         if self._schema is None:
-            inferred = pa.Table.from_pylist(self._rows).schema
-            self._schema = self._with_outcomes(inferred)
-        table = pa.Table.from_pylist(self._rows, schema=self._schema)
+            self._schema = self._with_outcomes(self._infer(self._rows))
+        table = self._table(self._rows)
         if self._writer is None:
             self._writer = pq.ParquetWriter(self._tmp, self._schema)
         self._writer.write_table(table)
@@ -217,6 +327,31 @@ class ParquetSink(RowSink):
         if os.path.exists(self._tmp):
             os.unlink(self._tmp)
         self._unlock()
+
+
+def safe_key(name: Any) -> str:
+    from rlvr_grade.boundary import safe_text
+
+    return safe_text(name)
+
+
+# pyarrow reads back at most 100 levels of schema nesting (and each list level counts twice).
+_MAX_PARQUET_NESTING = 40
+
+
+def _storable_type(pa: Any, kind: Any, depth: int = 0) -> bool:
+    """Whether Parquet can store `kind` (and read it back), and later rows can add values to
+    it: not null (all values None so far), no struct without fields ({} everywhere), nesting
+    within what pyarrow reads back."""
+    if depth > _MAX_PARQUET_NESTING or pa.types.is_null(kind):
+        return False
+    if pa.types.is_struct(kind):
+        return kind.num_fields > 0 and all(_storable_type(pa, kind.field(i).type, depth + 1) for i in range(kind.num_fields))
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _storable_type(pa, kind.value_type, depth + 1)
+    if pa.types.is_map(kind):
+        return _storable_type(pa, kind.key_type, depth + 1) and _storable_type(pa, kind.item_type, depth + 1)
+    return True
 
 
 def open_output(path: str, input_schema: Any = None) -> RowSink:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rlvr_grade.boundary import execution_from_wire  # noqa: F401 - the backends' import path
 from rlvr_grade.types import Check, Execution
 
 
@@ -50,39 +51,3 @@ class Backend:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def execution_from_wire(resp: dict[str, Any], limits: Any) -> Execution:
-    """Turn a worker's raw report into an Execution, deciding which limit (if any) was hit."""
-    from rlvr_grade.types import TestRecord
-
-    phase = tuple(resp["phase"]) if resp.get("phase") else None
-    limit_hit = None
-    cpu = float(resp.get("cpu_s", 0.0))
-    sig = resp.get("signal")
-    if resp.get("oom") or (phase and phase[0] == "memory"):
-        limit_hit = "memory"
-    elif cpu >= limits.cpu_s or (sig in (9, 24) and cpu >= limits.cpu_s * 0.95):
-        limit_hit = "cpu"
-    elif resp.get("killed_for_wall"):
-        limit_hit = "wall"
-    elif sig == 25:  # SIGXFSZ
-        limit_hit = "file_size"
-    records = tuple(
-        TestRecord(id=r["id"], outcome=r["outcome"], message=r.get("message", ""), output=r.get("output"))
-        for r in resp.get("records", [])
-    )
-    return Execution(
-        exit_code=resp.get("exit_code"),
-        signal=sig,
-        stdout=resp.get("stdout", ""),
-        stderr=resp.get("stderr", ""),
-        cpu_s=cpu,
-        wall_s=float(resp.get("wall_s", 0.0)),
-        peak_memory_mb=float(resp.get("peak_memory_mb", 0.0)),
-        limit_hit=limit_hit,
-        records=records,
-        done=bool(resp.get("done")),
-        phase_error=phase,  # type: ignore[arg-type]
-        output_truncated=bool(resp.get("output_truncated")),
-    )

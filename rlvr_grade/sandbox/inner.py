@@ -60,7 +60,7 @@ def parse_result(stdout: str, token: str) -> dict[str, Any] | None:
         if line.startswith(prefix):
             try:
                 value = json.loads(line[len(prefix):])
-            except ValueError:
+            except (ValueError, RecursionError):
                 return None
             return value if isinstance(value, dict) else None
     return None

@@ -506,6 +506,8 @@ def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> N
 
 def parse_channel(data: bytes, nonce: str) -> tuple[list[dict[str, Any]], bool, list[str] | None]:
     """Only lines carrying this check's nonce count; anything else on the channel is ignored."""
+    from rlvr_grade.boundary import plain_json_problem
+
     prefix = nonce.encode() + b" "
     records: list[dict[str, Any]] = []
     done = False
@@ -516,24 +518,43 @@ def parse_channel(data: bytes, nonce: str) -> tuple[list[dict[str, Any]], bool, 
             continue
         try:
             event = json.loads(line[len(prefix):])
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than json can read
+            continue
+        if type(event) is not dict:  # the harness only ever writes objects
             continue
         ev = event.get("ev")
         if ev == "test":
-            tid = str(event.get("id"))
+            tid = _field(event, "id")
+            outcome, output = event.get("outcome"), event.get("output")
+            problem = plain_json_problem(output) if output is not None else None
+            if problem is not None:
+                # Deeper or bigger than any value the harness encodes: it must not reach the
+                # grader (whose own json.loads would choke on it); the test fails.
+                outcome, output = "error", None
             if tid in seen:
                 # A second report for the same test can only be a forgery or a re-run: keep the worse.
                 for r in records:
-                    if r["id"] == tid and event.get("outcome") != "passed":
-                        r.update(outcome=event.get("outcome"), message=str(event.get("msg", "")))
+                    if r["id"] == tid and outcome != "passed":
+                        r.update(outcome=outcome, message=_field(event, "msg"))
                 continue
             seen.add(tid)
-            records.append({"id": tid, "outcome": event.get("outcome"), "message": str(event.get("msg", "")), "output": event.get("output")})
+            records.append({"id": tid, "outcome": outcome, "message": _field(event, "msg"), "output": output})
         elif ev == "done":
             done = True
         elif ev == "phase" and phase is None:
-            phase = [str(event.get("phase")), str(event.get("msg", ""))]
+            phase = [_field(event, "phase"), _field(event, "msg")]
     return records, done, phase
+
+
+def _field(event: dict[str, Any], key: str) -> str:
+    """A text field of a channel event; the harness writes str (or a number), anything else is
+    a forgery and is named, not rendered (str() of a deep value can exhaust the recursion)."""
+    v = event.get(key, "")
+    if type(v) is str:
+        return v
+    if v is None or type(v) in (int, float, bool):
+        return str(v)
+    return f"<malformed {key}>"
 
 
 def warm_up(pytest_warm: bool = True) -> None:
