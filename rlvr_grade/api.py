@@ -122,6 +122,7 @@ class Grader:
         self._key_context = b""
         self._toolchain_contexts: dict[tuple[str, ...], bytes] = {}
         self._cache_lock = threading.Lock()
+        self.checks_run = 0  # checks sent to the backend (not cache hits), for the summary's isolation
         if self.options.cache:
             # The sandbox must not see the cache (it could read other rows' verdicts): hide its
             # directory, which therefore has to exist before the backend plans its mounts.
@@ -374,6 +375,7 @@ class Grader:
 
     def _execute(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
+        self.checks_run += 1  # a plain int += under the GIL: a count for the summary, not a lock
         if check.env and not self.backend.environments:
             # Never in the grader's own world instead: the row asked for another one.
             return scoring.infrastructure_failure(
@@ -659,7 +661,10 @@ def score_file(
     on_env_progress: Callable[[str], None] | None = None,
 ) -> Summary:
     """Grade every row of `input_path` and write it, with the reward columns, to `output_path`
-    (format from its extension; None writes nothing). Returns the run's Summary."""
+    (format from its extension; None writes nothing). Returns the run's Summary.
+
+    Raises InputError/OutputError before any row is graded when the input or the output is
+    unusable."""
     options = options or ScoreOptions()
     source = open_rollouts(input_path)
     checks = options.checks.resolved()
@@ -667,18 +672,21 @@ def score_file(
     # Their folders are masked; the files themselves too, in case a folder must stay visible
     # (an input sitting inside the interpreter's own tree).
     hide = [os.path.dirname(p) for p in files] + files
-    own = grader is None
-    grader = grader or Grader(options, hide=hide, env_progress=on_env_progress)
     first, rows = first_row(iter(source))
     check_columns(first, source.columns, checks)
+    sink = open_output(output_path, source.schema) if output_path else None
+    own = grader is None
     try:
+        grader = grader or Grader(options, hide=hide, env_progress=on_env_progress)
         grader.environment  # noqa: B018 - resolved (built if need be) before anything is written
     except BaseException:
-        if own:
+        if sink is not None:
+            sink.abort()
+        if own and isinstance(grader, Grader):
             grader.close()
         raise
     summary = Summary(backend=options.backend)
-    sink = open_output(output_path, source.schema) if output_path else None
+    ran_before = grader.checks_run
     t0 = time.perf_counter()
     try:
         for rollout, outcome in grader.iter_grade(rows):
@@ -689,7 +697,8 @@ def score_file(
             summary.add(outcome, group)
             if on_row is not None:
                 on_row(rollout, outcome, source.bytes_read, source.total_bytes)
-        summary.isolation = grader.backend.isolation()  # after the loop: the pool starts lazily
+        # After the loop: the pool starts lazily, at the first check that is not in the cache.
+        summary.isolation = grader.backend.isolation() if grader.checks_run > ran_before else {"level": "cached" if summary.cached else "no check ran"}
     except BaseException:
         if sink is not None:
             sink.abort()

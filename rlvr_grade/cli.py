@@ -1,7 +1,8 @@
 """Typer commands only: parse, call the library, render. No grading logic lives here.
 
-Exit codes: 0 success; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or unusable input;
-3 the sandbox could not start; 130 interrupted."""
+Exit codes: 0 success; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage,
+unusable input or an output that cannot be written; 3 the sandbox could not start; 130
+interrupted."""
 
 from __future__ import annotations
 
@@ -76,8 +77,8 @@ def _root(
     """Batch grader for RL with verifiable rewards: runs each rollout's tests in an isolated
     sandbox and writes the rows back with reward columns.
 
-    Exit codes: 0 ok; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage or
-    input; 3 sandbox could not start; 130 interrupted."""
+    Exit codes: 0 ok; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage,
+    input or output path; 3 the sandbox could not start; 130 interrupted."""
 
 
 @app.command()
@@ -161,9 +162,13 @@ def score(
         console.error("--fail-on-regression needs --baseline PREVIOUS_SUMMARY.json")
         raise typer.Exit(2)
     from rlvr_grade import reports
+    from rlvr_grade.io.writers import check_writable
 
     try:
         base = reports.load_baseline(baseline) if baseline else None
+        for path, what in ((summary_json, "summary"), (junit_xml, "JUnit report")):
+            if path:
+                check_writable(path, what)
     except InputError as exc:
         console.error(str(exc), exc.tip)
         raise typer.Exit(2)

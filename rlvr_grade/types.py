@@ -167,3 +167,7 @@ class InputError(Exception):
         super().__init__(message)
         self.tip = tip
 
+
+class OutputError(InputError):
+    """An output the grader cannot write (missing or unwritable folder, a directory, a format
+    it does not know): found before any row is graded."""

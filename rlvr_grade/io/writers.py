@@ -26,8 +26,50 @@ OUTCOME_COLUMNS: dict[str, str] = {
 }
 
 
+# What `-o` can name: the suffix decides the format, and any other suffix is refused rather
+# than silently written as JSONL.
+OUTPUT_SUFFIXES = {".jsonl": "jsonl", ".jsonl.gz": "jsonl", ".ndjson": "jsonl", ".ndjson.gz": "jsonl",
+                   ".parquet": "parquet", ".pq": "parquet"}
+
+
 def output_format(path: str) -> str:
-    return "parquet" if path.lower().endswith((".parquet", ".pq")) else "jsonl"
+    """"jsonl" or "parquet" from the suffix (`-` is JSONL on stdout); raises OutputError for
+    any other suffix."""
+    if path == "-":
+        return "jsonl"
+    name = path.lower()
+    for suffix, fmt in OUTPUT_SUFFIXES.items():
+        if name.endswith(suffix):
+            return fmt
+    from rlvr_grade.types import OutputError
+
+    tail = os.path.basename(path).lstrip(".")
+    why = f"{tail[tail.index('.'):]!r} is not an output format" if "." in tail else "a name without a suffix does not say the format"
+    raise OutputError(f"cannot write {path}: {why}", tip="name it .jsonl, .jsonl.gz or .parquet (or - for stdout)")
+
+
+def check_writable(path: str, what: str = "output") -> None:
+    """Raise OutputError naming `path` when a file cannot be created there: it is a directory,
+    its folder is missing or is not one, or the folder refuses a new file (tried for real:
+    permissions, a read-only filesystem)."""
+    from rlvr_grade.types import OutputError
+
+    if path == "-":
+        return
+    if os.path.isdir(path):
+        raise OutputError(f"cannot write the {what} {path}: it is a directory")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(folder):
+        raise OutputError(f"cannot write the {what} {path}: the folder {folder} does not exist",
+                          tip=f"create it first: mkdir -p {folder}")
+    if not os.path.isdir(folder):
+        raise OutputError(f"cannot write the {what} {path}: {folder} is not a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.check.", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write the {what} {path}: {exc.strerror or exc} in {folder}") from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 class RowSink:
@@ -355,7 +397,13 @@ def _storable_type(pa: Any, kind: Any, depth: int = 0) -> bool:
 
 
 def open_output(path: str, input_schema: Any = None) -> RowSink:
-    """Open the output named by `-o`: its extension picks the format; `-` is JSONL on stdout."""
-    if output_format(path) == "parquet":
-        return ParquetSink(path, input_schema)
-    return JsonlSink(path)
+    """Open the output named by `-o`: its extension picks the format; `-` is JSONL on stdout.
+    Raises OutputError (naming the path) when it cannot be written."""
+    check_writable(path)
+    fmt = output_format(path)
+    try:
+        return ParquetSink(path, input_schema) if fmt == "parquet" else JsonlSink(path)
+    except OSError as exc:
+        from rlvr_grade.types import OutputError
+
+        raise OutputError(f"cannot write the output {path}: {exc.strerror or exc}") from None
