@@ -21,12 +21,12 @@ from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
-from rlvr_grade.pool import default_slots, done_future, ordered_map, with_retries
+from rlvr_grade.pool import BackendHealth, default_slots, done_future, ordered_map, with_retries
 from rlvr_grade.sandbox import make_backend
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
-from rlvr_grade.types import Check, InputError, Limits, Outcome, Rollout, SandboxError
+from rlvr_grade.types import BackendUnavailable, Check, InputError, Limits, Outcome, Rollout, SandboxError
 
 log = logging.getLogger("rlvr_grade")
 
@@ -42,6 +42,10 @@ class ScoreOptions:
     strict: bool = False
     retries: int = 3
     retry_delay: float = 0.5
+    # Fail fast on a dead backend (see pool.BackendHealth): stop after this many infrastructure
+    # failures in a row, or after failures with no success for this many seconds (0: never).
+    max_infra_failures: int = 20
+    backend_dead_after: float = 30.0
     backend_options: tuple[tuple[str, Any], ...] = ()
     # SQLite cache file (resume + dedupe across runs); None: duplicates are still graded once
     # within a run, in a private temporary store. The CLI defaults to cache.default_cache_path().
@@ -123,6 +127,9 @@ class Grader:
         self._toolchain_contexts: dict[tuple[str, ...], bytes] = {}
         self._cache_lock = threading.Lock()
         self.checks_run = 0  # checks sent to the backend (not cache hits), for the summary's isolation
+        self.health = BackendHealth(
+            self.options.backend, self.options.max_infra_failures, self.options.backend_dead_after, probe=self._probe
+        )
         if self.options.cache:
             # The sandbox must not see the cache (it could read other rows' verdicts): hide its
             # directory, which therefore has to exist before the backend plans its mounts.
@@ -314,8 +321,9 @@ class Grader:
 
     # -- one row ---------------------------------------------------------------------------
     def grade_rollout(self, rollout: Rollout) -> Outcome:
-        """Grade one row (from the cache when its key is there); never raises for a bad row, a
-        failed sandbox or a grader bug on this row (each is an Outcome)."""
+        """Grade one row (from the cache when its key is there). Never raises for a bad row, a
+        failed sandbox or a grader bug on this row (each is an Outcome); raises
+        BackendUnavailable once the backend has been found down."""
         prepared = self._prepare(rollout)
         if isinstance(prepared, Outcome):
             return prepared
@@ -364,38 +372,50 @@ class Grader:
 
     def _run_check(self, check: Check, key: str) -> Outcome:
         """Run, judge, score and cache one check. Only what ends the run leaves it as an
-        exception: the cache file failing; anything else going wrong is this row's
-        sandbox_error."""
+        exception: the backend found down, the cache file failing; anything else going wrong
+        is this row's sandbox_error."""
         try:
             return self._execute(check, key)
-        except CacheError:
+        except (BackendUnavailable, CacheError):
             raise
         except Exception as exc:  # noqa: BLE001 - a grader bug on one row is that row's sandbox_error
             return _grader_failure(exc, None, "grading it")
 
     def _execute(self, check: Check, key: str) -> Outcome:
         t0 = time.perf_counter()
-        self.checks_run += 1  # a plain int += under the GIL: a count for the summary, not a lock
         if check.env and not self.backend.environments:
             # Never in the grader's own world instead: the row asked for another one.
             return scoring.infrastructure_failure(
                 f"the {self.options.backend} backend cannot run checks in an environment yet (env {check.env[:12]})"
             )
+        self.checks_run += 1  # a plain int += under the GIL: a count for the summary, not a lock
         retries, delay = self.options.retries, self.options.retry_delay
         try:
-            ex = with_retries(lambda: self.backend.run(check), retries, delay)
+            ex = with_retries(lambda: self.backend.run(check), retries, delay, self.health)
+        except BackendUnavailable:
+            raise
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
         judging = _judging(check)
         if judging is not None and judging.needs_validator(check):  # the output validator: its own sandbox check
             try:
-                ex = with_retries(lambda: judging.validate(self.backend, check, ex), retries, delay)
+                ex = with_retries(lambda: judging.validate(self.backend, check, ex), retries, delay, self.health)
+            except BackendUnavailable:
+                raise
             except SandboxError as exc:
                 return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
         outcome = scoring.score(check, ex, self.options.reward, duration_ms)
         self.cache.put(key, outcome)  # before the future completes: a duplicate finds it here
         return outcome
+
+    def _probe(self) -> None:
+        """BackendHealth's probe: a check any working backend passes (raises SandboxError when
+        the backend cannot run it)."""
+        probe = build_check(Rollout(index=-1, row={"completion": "", "tests": "assert True\n"}), CheckOptions(limits=self.checks.limits))
+        ex = self.backend.run(probe)
+        if not ex.done:
+            raise SandboxError(f"the {self.options.backend} backend could not run a probe check that does nothing")
 
     def _invalid(self, rollout: Rollout, message: str) -> Outcome:
         if self.options.strict:
@@ -410,6 +430,8 @@ class Grader:
         # key -> future of the first row with that key still running: an identical row waits
         # for it instead of running again. A key leaves when its future completes, by which
         # time a final outcome is in the cache (put happens before the future resolves).
+        if self.health.tripped:
+            self.health.reset()  # a new call: the backend gets a new chance (and a new probe)
         inflight: dict[str, Future] = {}
         lock = threading.RLock()  # re-entered when a callback fires at once on a done future
         checks: dict[int, Check] = {}  # row index -> its check, annotated on the way out
@@ -664,7 +686,9 @@ def score_file(
     (format from its extension; None writes nothing). Returns the run's Summary.
 
     Raises InputError/OutputError before any row is graded when the input or the output is
-    unusable."""
+    unusable. When the backend is found down (BackendUnavailable), the rows graded up to then
+    are written, in input order, and the output committed before the exception propagates
+    (its `rows_written` says how many); their outcomes are in the cache, so a rerun resumes."""
     options = options or ScoreOptions()
     source = open_rollouts(input_path)
     checks = options.checks.resolved()
@@ -699,6 +723,12 @@ def score_file(
                 on_row(rollout, outcome, source.bytes_read, source.total_bytes)
         # After the loop: the pool starts lazily, at the first check that is not in the cache.
         summary.isolation = grader.backend.isolation() if grader.checks_run > ran_before else {"level": "cached" if summary.cached else "no check ran"}
+    except BackendUnavailable as exc:
+        if sink is not None:
+            sink.close()  # the rows graded so far, in order: a rerun fills in the rest from the cache
+            sink = None
+        exc.rows_written = summary.rows  # type: ignore[attr-defined]
+        raise
     except BaseException:
         if sink is not None:
             sink.abort()

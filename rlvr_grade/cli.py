@@ -1,8 +1,8 @@
 """Typer commands only: parse, call the library, render. No grading logic lives here.
 
 Exit codes: 0 success; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage,
-unusable input or an output that cannot be written; 3 the sandbox could not start; 130
-interrupted."""
+unusable input or an output that cannot be written; 3 the sandbox backend could not start or
+stopped working mid-run; 130 interrupted."""
 
 from __future__ import annotations
 
@@ -78,7 +78,8 @@ def _root(
     sandbox and writes the rows back with reward columns.
 
     Exit codes: 0 ok; 1 a CI gate failed (--fail-under, --fail-on-regression); 2 bad usage,
-    input or output path; 3 the sandbox could not start; 130 interrupted."""
+    input or output path; 3 the sandbox backend could not start or stopped working; 130
+    interrupted."""
 
 
 @app.command()
@@ -105,6 +106,8 @@ def score(
     beam_image: Optional[str] = typer.Option(None, help="Beam runner image: a python version (python3.11, the default, + pytest) or an image id; part of the cache key."),
     beam_max_creates: int = typer.Option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is."),
     beam_rpc_timeout: float = typer.Option(30.0, help="Seconds one Beam call may take, its own retries included."),
+    max_infra_failures: int = typer.Option(20, help="Stop the run (exit 3) when this many checks in a row fail in the sandbox backend and a probe check fails too (0: never)."),
+    backend_dead_after: float = typer.Option(30.0, help="Stop the run (exit 3) when the backend fails every check for this many seconds (0: never)."),
     strict: bool = typer.Option(False, help="Abort on the first malformed row instead of marking it invalid_input."),
     cache: Optional[str] = typer.Option(
         None,
@@ -145,13 +148,16 @@ def score(
     from rlvr_grade.cache import CacheError
     from rlvr_grade.checks import CheckOptions
     from rlvr_grade.scoring import RewardConfig
-    from rlvr_grade.types import InputError, Limits, SandboxError
+    from rlvr_grade.types import BackendUnavailable, InputError, Limits, SandboxError
 
     if output is None and summary_json is None and fail_under is None and junit_xml is None and baseline is None:
         console.error("nothing to write", tip="pass -o scored.jsonl (or -o - for stdout)")
         raise typer.Exit(2)
     if timeout <= 0 or memory <= 0:
         console.error("--timeout and --memory must be positive")
+        raise typer.Exit(2)
+    if max_infra_failures < 0 or backend_dead_after < 0:
+        console.error("--max-infra-failures and --backend-dead-after must be >= 0 (0 disables)")
         raise typer.Exit(2)
     if verbose:
         import logging
@@ -223,6 +229,8 @@ def score(
         strict=strict,
         cache=cache_path,
         env=env,
+        max_infra_failures=max_infra_failures,
+        backend_dead_after=backend_dead_after,
     )
     total = os.path.getsize(input) if input != "-" and os.path.isfile(input) else None
     progress = console.Progress(enabled=not quiet, total_bytes=total)
@@ -251,6 +259,15 @@ def score(
         progress.close()
         console.error(f"malformed row ({exc}); nothing was written", tip="drop --strict to mark such rows invalid_input and go on")
         raise typer.Exit(2)
+    except BackendUnavailable as exc:
+        progress.close()
+        written = getattr(exc, "rows_written", 0)
+        where = f" and written to {output}" if output and output != "-" else ""
+        console.error(str(exc), tip=f"{written} rows graded{where}; rerun the same command once the backend is back: "
+                      "graded rows come from the cache (--max-infra-failures 0 never stops)")
+        if verbose:
+            raise
+        raise typer.Exit(3)
     except SandboxError as exc:
         progress.close()
         tip = getattr(exc, "tip", None) or "run `rlvr-grade doctor` to see what this machine allows"

@@ -160,6 +160,12 @@ class SandboxError(Exception):
     """The infrastructure failed (not the candidate): the row is retried, never scored 0."""
 
 
+class BackendUnavailable(SandboxError):
+    """The backend failed every check for a while (see pool.BackendHealth): the run stops
+    instead of writing a sandbox_error per remaining row. Rows graded so far are kept (cache,
+    output); the CLI exits 3 with this message."""
+
+
 class InputError(Exception):
     """The input as a whole is unusable (unreadable file, missing column)."""
 

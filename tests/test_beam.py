@@ -339,3 +339,57 @@ def test_an_image_the_gateway_lost_is_built_again(wheelhouse, tmp_path):
         assert envs.read_note(env, "beam-images")[f"127.0.0.1:{gw.port}"] in gw.images
     finally:
         gw.stop()
+
+
+def test_a_gateway_killed_mid_run_stops_it_within_a_minute_and_the_rerun_completes(tmp_path, humaneval_problems):
+    """HumanEval's 164 at --concurrency 4; the gateway goes away after 20 sandboxes. The run
+    ends with exit 3 naming the gateway, well before the remaining rows would have crawled
+    through their retries (it took ~8 minutes before BackendHealth); what it wrote is graded
+    rows only, never an infrastructure failure scored 0; the rerun against a gateway that is
+    back completes every row, from the cache where it can."""
+    import threading
+    import time
+
+    from tests.fake_beam import FakeGateway
+
+    rows = [{"task_id": p["task_id"], "prompt": p["prompt"], "completion": p["canonical_solution"],
+             "test": p["test"], "entry_point": p["entry_point"]} for p in humaneval_problems]
+    src = write_jsonl(tmp_path / "he.jsonl", rows)
+    out = tmp_path / "out.jsonl"
+    args = [str(src), "-o", str(out), "--backend", "beam", "--preset", "humaneval", "-j", "4", "-q"]
+    dying = FakeGateway()
+    dying.die_after_creates = 20
+    dying.start()
+    died: list[float] = []
+
+    def watch() -> None:
+        while not dying.dead:
+            time.sleep(0.05)
+        died.append(time.monotonic())
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        res = cli(args, env_for(dying))
+        ended = time.monotonic()
+    finally:
+        dying.stop()
+    assert res.returncode == 3, res.stderr
+    assert died, "the gateway never died: the run finished first"
+    assert ended - died[0] < 60, f"the run went on {ended - died[0]:.0f} s after the gateway died"
+    line = next(x for x in res.stderr.splitlines() if x.startswith("Error:"))
+    assert f"beam gateway 127.0.0.1:{dying.port} unreachable" in line
+    written = read_jsonl(out)
+    assert 0 < len(written) < 164
+    assert [r["task_id"] for r in written] == [r["task_id"] for r in rows[: len(written)]]  # a prefix, in order
+    assert all((r["status"], r["reward"]) in (("pass", 1.0), ("sandbox_error", None)) for r in written)
+
+    back = FakeGateway().start()
+    try:
+        res = cli([*args, "--summary-json", str(tmp_path / "s.json")], env_for(back))
+    finally:
+        back.stop()
+    assert res.returncode == 0, res.stderr
+    assert [(r["status"], r["reward"]) for r in read_jsonl(out)] == [("pass", 1.0)] * 164
+    summary = json.loads((tmp_path / "s.json").read_text())
+    assert summary["cached"] >= sum(r["status"] == "pass" for r in written)

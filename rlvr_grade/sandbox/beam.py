@@ -105,6 +105,19 @@ def _is_transient(exc: BaseException) -> bool:
     return isinstance(exc, (ConnectionError, TimeoutError))
 
 
+def _is_unreachable(exc: BaseException) -> bool:
+    """The gateway cannot be reached at all (refused, reset, no route), as opposed to an
+    UNAVAILABLE it answers with itself ("no capacity right now")."""
+    code = getattr(exc, "code", None)
+    details = getattr(exc, "details", None)
+    if code is None or details is None:
+        return isinstance(exc, ConnectionError)
+    try:
+        return code().name == "UNAVAILABLE" and "connect" in str(details()).lower()
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def _describe(exc: BaseException) -> str:
     if hasattr(exc, "code") and hasattr(exc, "details"):
         try:
@@ -299,9 +312,18 @@ class BeamBackend(Backend):
         except SandboxError:
             raise
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - SystemExit: the client's terminal.error
-            err = SandboxError(f"beam {what}: {_describe(exc)}")
+            unreachable = _is_unreachable(exc)
+            if unreachable:
+                err = SandboxError(f"beam gateway {self._address()} unreachable ({what}: {_describe(exc)})")
+            else:
+                err = SandboxError(f"beam {what}: {_describe(exc)}")
             err.transient = _is_transient(exc)  # type: ignore[attr-defined]
+            err.unreachable = unreachable  # type: ignore[attr-defined]
             raise err from exc
+
+    def _address(self) -> str:
+        ctx = getattr(self, "_ctx", None) or self._context
+        return f"{getattr(ctx, 'gateway_host', '?')}:{getattr(ctx, 'gateway_port', '?')}"
 
     def _create(self, limits: Limits, network: bool, env_id: str = "") -> Any:
         sb = self._sandbox_for(limits, network, env_id)
@@ -327,9 +349,9 @@ class BeamBackend(Backend):
             delay = min(delay * 2, 8.0)
         raise AssertionError("unreachable")
 
-    def _terminate(self, inst: Any) -> None:
+    def _terminate(self, inst: Any, timeout: float = 10.0) -> None:
         try:
-            self._rpc("terminate", inst.terminate, timeout=min(self.rpc_timeout, 10.0))
+            self._rpc("terminate", inst.terminate, timeout=min(self.rpc_timeout, timeout))
             with self._lock:
                 self.stats["terminated"] += 1
         except SandboxError:
@@ -346,37 +368,47 @@ class BeamBackend(Backend):
         request = {"payload": check.payload(), "limits": limits, "token": token}
         archive = bundle.build_archive(request)
         inst = self._create(check.limits, check.network, check.env)
+        unreachable = False
         try:
-            self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{bundle.ARCHIVE}", archive))
-            proc = self._rpc(
-                "exec",
-                lambda: inst.process.exec(
-                    "python3", "-s", "-c", bundle.BOOTSTRAP, bundle.ARCHIVE, cwd=WORKDIR, env=dict(RUNNER_ENV)
-                ),
-            )
-            # The runner enforces the check's own CPU and wall limits and always reports; this
-            # deadline only catches a runner that cannot (a stuck sandbox): kill, then error.
-            deadline = time.monotonic() + check.limits.effective_wall_s + self.grace_s
-            while True:
-                code, _status = self._rpc("status", proc.status)
-                if code >= 0:
-                    break
-                if time.monotonic() >= deadline:
-                    try:
-                        self._rpc("kill", proc.kill, timeout=10.0)
-                    except SandboxError:
-                        pass  # terminate in `finally` stops it anyway
-                    raise SandboxError(
-                        f"beam: the runner did not finish within {check.limits.effective_wall_s + self.grace_s:.0f} s; killed"
-                    )
-                time.sleep(self.poll_s)
-            out = self._rpc("stdout", proc.stdout.read)
-            resp = parse_result(out, token)
-            if resp is None:
-                err = self._rpc("stderr", proc.stderr.read)
-                raise SandboxError(f"beam: the runner exited {code} without a result: {(err or out)[-400:].strip()}")
-            if "sandbox_error" in resp:
-                raise SandboxError(f"beam runner: {resp['sandbox_error']}")
-            return execution_from_wire(resp, check.limits)
+            return self._run_in(inst, check, token, archive)
+        except SandboxError as exc:
+            unreachable = getattr(exc, "unreachable", False)
+            raise
         finally:
-            self._terminate(inst)
+            # With the gateway gone, a terminate cannot get through either: do not wait the
+            # usual 10 s for it (Beam stops the sandbox when its keep-warm ends).
+            self._terminate(inst, timeout=2.0 if unreachable else 10.0)
+
+    def _run_in(self, inst: Any, check: Check, token: str, archive: bytes) -> Execution:
+        """One check in the sandbox `inst`: upload, exec, wait, read the result line."""
+        self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{bundle.ARCHIVE}", archive))
+        proc = self._rpc(
+            "exec",
+            lambda: inst.process.exec(
+                "python3", "-s", "-c", bundle.BOOTSTRAP, bundle.ARCHIVE, cwd=WORKDIR, env=dict(RUNNER_ENV)
+            ),
+        )
+        # The runner enforces the check's own CPU and wall limits and always reports; this
+        # deadline only catches a runner that cannot (a stuck sandbox): kill, then error.
+        deadline = time.monotonic() + check.limits.effective_wall_s + self.grace_s
+        while True:
+            code, _status = self._rpc("status", proc.status)
+            if code >= 0:
+                break
+            if time.monotonic() >= deadline:
+                try:
+                    self._rpc("kill", proc.kill, timeout=10.0)
+                except SandboxError:
+                    pass  # terminate in `finally` stops it anyway
+                raise SandboxError(
+                    f"beam: the runner did not finish within {check.limits.effective_wall_s + self.grace_s:.0f} s; killed"
+                )
+            time.sleep(self.poll_s)
+        out = self._rpc("stdout", proc.stdout.read)
+        resp = parse_result(out, token)
+        if resp is None:
+            err = self._rpc("stderr", proc.stderr.read)
+            raise SandboxError(f"beam: the runner exited {code} without a result: {(err or out)[-400:].strip()}")
+        if "sandbox_error" in resp:
+            raise SandboxError(f"beam runner: {resp['sandbox_error']}")
+        return execution_from_wire(resp, check.limits)
