@@ -506,6 +506,9 @@ def doctor(
             typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
         level = report.isolation.get("level", "?")
         typer.echo(f"\nisolation level: {level} ({report.isolation.get('mode_reason', '')})")
+        typer.echo("\nroot of a Python check (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
+        for line in report.root:
+            typer.echo(f"  {line}")
         typer.echo("\nlanguages (stdio tests):")
         for line in languages.describe():
             typer.echo(f"  {line}")

@@ -33,12 +33,14 @@ class Protection:
 @dataclass(frozen=True)
 class Report:
     """What `doctor` found: every protection, the host facts behind them, the backend's own
-    isolation summary, and whether `score` would refuse to run here without the UNSAFE flag."""
+    isolation summary, whether `score` would refuse to run here without the UNSAFE flag, and
+    what a Python check's root holds (sandbox/root.py)."""
 
     protections: tuple[Protection, ...]
     host: dict[str, Any] = field(default_factory=dict)
     isolation: dict[str, Any] = field(default_factory=dict)
     score_refuses: bool = False
+    root: tuple[str, ...] = ()
 
     @property
     def all_active(self) -> bool:
@@ -51,6 +53,7 @@ class Report:
             "protections": [asdict(p) for p in self.protections],
             "host": self.host,
             "isolation": self.isolation,
+            "root": list(self.root),
         }
 
     def to_json(self) -> str:
@@ -98,7 +101,7 @@ try:
 except OSError:
     r["routes"] = None
 r["writes"] = {}
-for path in ("/rlvr-doctor-probe", "/etc/rlvr-doctor-probe", "/var/tmp/rlvr-doctor-probe", "/tmp/rlvr-doctor-probe"):
+for path in ("/rlvr-doctor-probe", "/etc/rlvr-doctor-probe", "/usr/rlvr-doctor-probe", "/tmp/rlvr-doctor-probe"):
     try:
         with open(path, "w") as fh:
             fh.write("x")
@@ -116,10 +119,16 @@ for path in SECRETS:
             r["secrets"][path] = "READABLE" if "TOKEN" in fh.read() else "other content"
     except OSError as e:
         r["secrets"][path] = errno.errorcode.get(e.errno, str(e.errno))
+r["planted"] = {p: os.path.lexists(p) for p in PLANTED}
+r["top"] = sorted(os.listdir("/"))
+r["proc_other"] = sorted(e for e in os.listdir("/proc") if not e.isdigit())
+r["dev"] = sorted(os.listdir("/dev"))
+r["sys"] = os.path.exists("/sys")
 try:
-    r["cwd_listing"] = sorted(os.listdir(CWD))
+    open("/proc/self/mem", "rb").close()
+    r["self_mem"] = "READABLE"
 except OSError as e:
-    r["cwd_listing"] = errno.errorcode.get(e.errno, str(e.errno))
+    r["self_mem"] = errno.errorcode.get(e.errno, str(e.errno))
 try:
     open(f"/proc/{GRADER_PID}/environ", "rb").read()
     r["grader_environ"] = "READABLE"
@@ -216,12 +225,14 @@ def diagnose(mode: str = "auto") -> Report:
     secret = os.path.join(planted, "grader-secret.txt")
     with open(secret, "w") as fh:
         fh.write(token)
+    planted_elsewhere = _plant(token)
     listener = _Listener()
     cwd = os.getcwd()
     # The probe program names what it looks for; the token itself stays out of it ("TOKEN"
     # prefix is enough to recognise the planted file).
     program = (PROBE.replace("PORT", str(listener.port)).replace("SECRETS", repr([secret]))
-               .replace("CWD", repr(cwd)).replace("GRADER_PID", str(os.getpid())))
+               .replace("PLANTED", repr([secret, *planted_elsewhere]))
+               .replace("GRADER_PID", str(os.getpid())))
     backend = LocalBackend(concurrency=1, hide=[planted], allow_unisolated=True, mode=mode)
     try:
         backend.start()
@@ -234,17 +245,61 @@ def diagnose(mode: str = "auto") -> Report:
         backend.close()
         listener.close()
         shutil.rmtree(planted, ignore_errors=True)
+        for path in planted_elsewhere:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
     line = next((ln for ln in ex.stdout.splitlines() if ln.startswith("RLVR-DOCTOR ")), None)
     if line is None:
         raise SandboxError(f"the doctor's probe check did not report (stderr: {ex.stderr.strip()[-300:]!r})")
     seen = json.loads(line[len("RLVR-DOCTOR "):])
-    protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd)
+    root_lines, expected_top = _root_contents()
+    protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd, expected_top)
     by_name = {p.name: p for p in protections}
     refuses = not (by_name["network"].active and by_name["read-only root"].active)
-    return Report(protections=tuple(protections), host=facts, isolation=isolation, score_refuses=refuses)
+    return Report(protections=tuple(protections), host=facts, isolation=isolation, score_refuses=refuses,
+                  root=tuple(root_lines))
 
 
-def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: int, cwd: str) -> list[Protection]:
+# Where a training box keeps things a check must never see: the doctor plants a file in each
+# that exists and is writable, and the probe must find none of them.
+PLANT_IN = ("/srv", "/opt", "/mnt", "/media", "/home", "/run", "/var", "/var/tmp", "/var/lib")
+
+
+def _plant(token: str) -> list[str]:
+    """Files named for this run in the usual data places and the grader's working directory
+    (removed again by the caller)."""
+    where = [d for d in PLANT_IN if os.path.isdir(d)] + [os.getcwd()]
+    out = []
+    for d in dict.fromkeys(where):
+        path = os.path.join(d, f".rlvr-doctor-{token}")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError:
+            continue  # not writable here: nothing planted, nothing to prove
+        os.write(fd, token.encode())
+        os.close(fd)
+        out.append(path)
+    return out
+
+
+def _root_contents() -> tuple[list[str], set[str]]:
+    """(what a Python check's root holds, one line each; the names its / may list)."""
+    from rlvr_grade.sandbox import root
+    from rlvr_grade.sandbox.local import CHECK_PATH
+
+    try:
+        layout = root.root_for("python", CHECK_PATH).layout()
+    except OSError as exc:
+        return [f"(could not list: {exc})"], set()
+    top = {p.strip("/").split("/")[0] for p in [*layout.dirs, *(m for m, _ in layout.mounts), *(f for f, _ in layout.files),
+                                                *(lk for lk, _ in layout.links)]}
+    return layout.describe(), top | {"tmp", "proc", "dev", "etc"}
+
+
+def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: int, cwd: str,
+           expected_top: set[str]) -> list[Protection]:
     root = facts["euid"] == 0
     none_reason = isolation.get("mode_reason") or "isolation is off"
     userns = isolation.get("mode") == "userns"
@@ -261,7 +316,7 @@ def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: in
         f"own network namespace (interfaces: {', '.join(seen['ifaces']) or 'none'}; routes: {seen['routes']}); "
         f"host loopback server not reached ({seen['loopback']})",
         f"host loopback server reached or shared network namespace: {none_reason}")
-    ro = all(v in ("EROFS", "EACCES") for k, v in seen["writes"].items() if not k.startswith("/tmp/"))
+    ro = all(v in ("EROFS", "EACCES", "ENOENT") for k, v in seen["writes"].items() if not k.startswith("/tmp/"))
     add("mount namespace", ns_differs("mnt"), "own mount namespace", f"shares the host's mount namespace: {none_reason}")
     add("read-only root", ro and ns_differs("mnt"),
         "writes outside /tmp refused (" + ", ".join(f"{k}: {v}" for k, v in seen["writes"].items()) + ")",
@@ -326,12 +381,16 @@ def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: in
     add("rlimits", len(finite) == 4, "; ".join(f"{k}={rl[k][0]}" for k in ("CPU", "FSIZE", "NPROC", "CORE", "AS")),
         f"unlimited: {', '.join(k for k in ('CPU', 'FSIZE', 'NPROC', 'CORE') if k not in finite)}")
     leaks = [p for p, v in seen["secrets"].items() if v == "READABLE"]
-    listing = seen["cwd_listing"]
-    # Re-exposed interpreter folders (.venv, the rlvr_grade package) may show; no file may.
-    cwd_ok = not isinstance(listing, list) or not any(os.path.isfile(os.path.join(cwd, e)) for e in listing)
-    add("masked grader files", not leaks and cwd_ok and seen["grader_environ"] != "READABLE",
-        f"planted secret unreadable ({', '.join(f'{v}' for v in seen['secrets'].values())}); grader cwd shows only "
-        f"{listing if isinstance(listing, list) else 'nothing (' + listing + ')'}; grader's /proc/<pid>/environ: "
+    present = [p for p, v in seen["planted"].items() if v]
+    extra_top = sorted(set(seen["top"]) - expected_top) if expected_top else []
+    proc_extra = [e for e in seen["proc_other"] if e not in ("self", "thread-self")]
+    allowlisted = (not leaks and not present and not extra_top and not seen["sys"] and not proc_extra
+                   and seen["grader_environ"] != "READABLE" and seen["self_mem"] != "READABLE")
+    add("allowlisted root", allowlisted,
+        f"/ holds only {', '.join(seen['top'])}; {len(seen['planted'])} planted files (the grader's secret, data places, its cwd) "
+        f"all absent; no /sys; /proc shows {', '.join(seen['proc_other']) or 'pids only'}; "
+        f"/dev: {', '.join(seen['dev'])}; own /proc/self/mem: {seen['self_mem']}; grader's /proc/<pid>/environ: "
         f"{seen['grader_environ']}",
-        f"visible: secrets {leaks}, cwd {listing}, grader environ {seen['grader_environ']}: {none_reason}")
+        f"visible: planted {present}, secrets {leaks}, unlisted top-level {extra_top}, /sys {seen['sys']}, "
+        f"/proc {proc_extra}, own memory {seen['self_mem']}, grader environ {seen['grader_environ']}: {none_reason}")
     return out

@@ -26,7 +26,7 @@ HELPERS = Path(__file__).resolve().parent / "helpers"
 NAMES = {
     "network", "mount namespace", "read-only root", "private /tmp", "pid namespace", "ipc namespace", "uts namespace",
     "uid drop", "no_new_privs", "seccomp", "memory cgroup", "pids cgroup", "cpu accounting", "cgroup version",
-    "rlimits", "masked grader files",
+    "rlimits", "allowlisted root",
 }
 
 
@@ -125,7 +125,7 @@ def test_unprivileged_grader_gets_namespaces_through_a_user_namespace(public_src
     assert out["honest_stdout"].split() == ["1", "1000"]  # pid 1 of its own namespace, mapped uid
     doc = out["doctor"]
     for name in ("network", "mount namespace", "read-only root", "pid namespace", "ipc namespace", "uts namespace",
-                 "uid drop", "no_new_privs", "seccomp", "rlimits", "masked grader files"):
+                 "uid drop", "no_new_privs", "seccomp", "rlimits", "allowlisted root"):
         assert doc[name][0], (name, doc[name])
     for name in ("memory cgroup", "pids cgroup", "cpu accounting", "cgroup version"):
         assert not doc[name][0] and "not root" in doc[name][1], (name, doc[name])
@@ -143,7 +143,7 @@ def test_without_root_or_user_namespaces_score_refuses_and_doctor_says_why(publi
     assert out["honest"] == ["passed"] and out["level"] == "none"
     doc = out["doctor"]
     for name in ("network", "mount namespace", "read-only root", "pid namespace", "seccomp", "memory cgroup",
-                 "masked grader files", "uid drop"):
+                 "allowlisted root", "uid drop"):
         assert not doc[name][0], (name, doc[name])
     assert "not root" in doc["network"][1] and "CLONE_NEWUSER" in doc["network"][1]
     assert out["refuses"] is True

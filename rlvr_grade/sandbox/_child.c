@@ -6,7 +6,7 @@
  * Why C: every Python object the child touches after fork is copied on write, and the Python
  * set-up touched ~230 pages (~2.5 ms a check). Here nothing Python is read after the arguments
  * are parsed. Everything that varies per check is computed by the worker before it forks
- * (zygote.Zygote._fast_spec), so this file holds no policy of its own: only system calls.
+ * (zygote.Zygote._c_spec), so this file holds no policy of its own: only system calls.
  *
  * On failure: "error: <step>: <strerror>" goes to the setup pipe (the worker then reports a
  * sandbox_error, as for the Python path) and OSError is raised. */
@@ -122,22 +122,24 @@ static int close_from(unsigned int first, unsigned int last)
 }
 
 /* enter(res_w, out_w, err_w, setup_w, template, cgroup_files, tmp_opts, keep, shm_opts,
- *       dirs, files, uid, rlimits, seccomp, workdir) -> chan
+ *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir) -> chan
  *
- * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): interpreter paths
- * that live under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
+ * template: the worker's mount template of this check's root (isolation.make_template);
+ * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): the root's
+ * directories under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
  * cgroup_files: tuple of bytes (each gets "0": moves this thread, i.e. this process);
- * dirs: tuple of bytes made after the mounts; files: tuple of (path bytes, data bytes),
+ * proc_opts: the /proc mount options (b"subset=pid", or b"" where the kernel lacks it);
+ * dirs: tuple of (path bytes, mode) made after the mounts; files: tuple of (path bytes, data bytes),
  * written 0444; rlimits: tuple of (resource, limit) set soft = hard; seccomp: bytes of
  * struct sock_filter, or None; uid: the uid and gid to drop to. */
 static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, templ, uid;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
-    const char *tmp_opts, *shm_opts, *workdir;
-    if (!PyArg_ParseTuple(args, "iiiiiO!sO!sO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
+    const char *tmp_opts, *shm_opts, *proc_opts, *workdir;
+    if (!PyArg_ParseTuple(args, "iiiiiO!sO!syO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
-                          &PyTuple_Type, &dirs,
+                          &proc_opts, &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
                           &workdir))
         return NULL;
@@ -168,7 +170,7 @@ static PyObject *enter(PyObject *self, PyObject *args)
     close_from(3, (unsigned int)chan - 1);
     close_from((unsigned int)last + 1, ~0U);
 
-    /* join_cgroup, before the read-only tree hides cgroupfs */
+    /* join_cgroup, before the root (which has no /sys) is entered */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cgroup_files); i++) {
         PyObject *p = PyTuple_GET_ITEM(cgroup_files, i);
         if (!PyBytes_Check(p))
@@ -179,7 +181,8 @@ static PyObject *enter(PyObject *self, PyObject *args)
         close(fd);
     }
 
-    /* enter_filesystem: a copy of the worker's template, fresh tmpfs /tmp and /dev/shm, /proc */
+    /* enter_filesystem: a copy of the worker's template (the root), fresh tmpfs /tmp and
+     * /dev/shm, its own /proc */
     if (tfd >= 0) {
         if (setns(tfd, CLONE_NEWNS) < 0)
             return fail(setup_fd, "setns"), NULL;
@@ -187,6 +190,9 @@ static PyObject *enter(PyObject *self, PyObject *args)
     }
     if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) < 0)
         return fail(setup_fd, "unshare"), NULL;
+    /* /proc first: the bindings below name the template's /tmp through /proc/self/fd */
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_opts[0] ? proc_opts : NULL) < 0)
+        return fail(setup_fd, "mount /proc"), NULL;
     /* the host's /tmp, held before the fresh one covers it: where the interpreter lives */
     int old_tmp = -1;
     if (PyTuple_GET_SIZE(keep) > 0 && (old_tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
@@ -209,13 +215,13 @@ static PyObject *enter(PyObject *self, PyObject *args)
         close(old_tmp);
     if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, shm_opts) < 0)
         return fail(setup_fd, "mount /dev/shm"), NULL;
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-        return fail(setup_fd, "mount /proc"), NULL;
+    /* make_check_dirs: each with its exact mode (chmod: the umask does not apply) */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dirs); i++) {
-        PyObject *p = PyTuple_GET_ITEM(dirs, i);
-        if (!PyBytes_Check(p))
-            return PyErr_SetString(PyExc_TypeError, "dirs: bytes"), NULL;
-        if (mkdir(PyBytes_AS_STRING(p), 0777) < 0)
+        const char *dir_path;
+        int mode;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(dirs, i), "yi", &dir_path, &mode))
+            return NULL;
+        if (mkdir(dir_path, 0700) < 0 || chmod(dir_path, (mode_t)mode) < 0)
             return fail(setup_fd, "mkdir"), NULL;
     }
 
@@ -248,6 +254,9 @@ static PyObject *enter(PyObject *self, PyObject *args)
         return fail(setup_fd, "drop uid"), NULL;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         return fail(setup_fd, "no_new_privs"), NULL;
+    /* not dumpable: /proc/<pid>/{mem,environ,...} of the check are root's, even to itself */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+        return fail(setup_fd, "dumpable"), NULL;
     /* after the uid drop, which clears it: the check dies with its worker */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         return fail(setup_fd, "pdeathsig"), NULL;

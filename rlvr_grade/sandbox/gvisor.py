@@ -1,10 +1,12 @@
-"""The gVisor backend: every check in its own `runsc do` sandbox (a user-space kernel between
+"""The gVisor backend: every check in its own `runsc run` sandbox (a user-space kernel between
 the check and the host), running the same inner runner the Beam backend ships.
 
-`runsc do` gives the check the host's filesystem read-only under a throwaway tmpfs overlay and
-no network (`--network=none`); the runner inside adds rlimits (RLIMIT_AS for memory: there is
-no cgroup inside), a dropped uid and its own CPU/wall timers. Measured here: ~0.2 s per
-asserts check, ~1 s per pytest check (a fresh sandbox and interpreter each time).
+The sandbox's filesystem is the local backend's allowlisted root (sandbox/root.py), from the
+same farm: an OCI bundle whose read-only rootfs is the farm and whose read-only bind mounts are
+the root's directories, plus a fresh tmpfs /tmp, gVisor's own /dev and /proc, no /sys, and
+generated /etc/passwd and /etc/group. The request reaches the runner on stdin, so no file of
+it exists inside. No network (`--network=none`); the runner adds rlimits (RLIMIT_AS for
+memory: there is no cgroup inside), a dropped uid and its own CPU/wall timers.
 
 Facts this module leans on (notes/sandbox-costs.md): the ptrace platform works on these
 machines, `--platform=kvm` hangs; runsc's own output must go to files, not pipes; a killed
@@ -31,6 +33,15 @@ from rlvr_grade.sandbox.inner import parse_result
 from rlvr_grade.types import Check, Execution, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+CHECK_UID = 1000  # each check has a kernel of its own: one uid for all, named in /etc/passwd
+_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "PYTHONHASHSEED": "0",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    "PYTHONPATH": PACKAGE_PARENT,
+}
 INSTALL_HINT = "apt-get install runsc  (Debian/Ubuntu; or https://gvisor.dev/docs/user_guide/install/)"
 
 
@@ -55,10 +66,13 @@ class GvisorBackend(Backend):
         self.platform = platform
         self.grace_s = grace_s
         self.python = python or sys.executable
-        # What the local backend masks, made unreadable to the check inside the overlay.
-        home = os.path.expanduser("~")
-        self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
+        # Nothing of the host is in a check's root unless listed (sandbox/root.py); `hide` is
+        # accepted for symmetry with the local backend.
+        self.hide = list(hide or ())
         self._state: str | None = None
+        self._bundles: dict[str, str] = {}  # root language -> its bundle's config.json template
+        self._farm_locks: list[int] = []
+        self._spec_lock = threading.Lock()
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
         self._version = ""
@@ -77,33 +91,97 @@ class GvisorBackend(Backend):
         except (OSError, subprocess.SubprocessError):
             self._version = ""
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.
-        code, out, err = self._runsc_do(["/bin/true"], timeout=60)
+        code, out, err = self._runsc_run("python", [self.python, "-I", "-S", "-c", "pass"], b"", timeout=60)
         if code != 0:
             raise SandboxError(f"runsc cannot start a sandbox (exit {code}): {(err or out).strip()[-300:]}")
 
-    def _command(self, argv: list[str]) -> list[str]:
-        return [
-            self.runsc,
-            f"--root={self._state}",
-            f"--platform={self.platform}",
-            "--network=none",
-            "--ignore-cgroups",
-            "do",
-            "--quiet",
-            *argv,
-        ]
+    def _spec(self, language: str) -> dict[str, Any]:
+        """The OCI config of a check in `language` (without process args), built once."""
+        with self._spec_lock:
+            cached = self._bundles.get(language)
+            if cached is None:
+                self._bundles[language] = cached = self._build_spec(language)
+        return json.loads(cached)
 
-    def _runsc_do(self, argv: list[str], timeout: float, env: dict[str, str] | None = None) -> tuple[int | None, str, str]:
-        """Run argv in a fresh sandbox; (exit code or None if we killed it, stdout, stderr).
-        runsc's output goes through files: with pipes, `runsc` can hang on exit."""
-        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    def _build_spec(self, language: str) -> str:
+        from rlvr_grade.sandbox import mounts, root
+        from rlvr_grade.sandbox.local import CHECK_PATH
+
+        assert self._state is not None
+        layout = root.root_for(language, CHECK_PATH).layout()
+        farm, lock = root.materialize(layout)
+        self._farm_locks.append(lock)
+        etc = os.path.join(self._state, "etc")
+        os.makedirs(etc, exist_ok=True)
+        for name, text in zip(("passwd", "group"), mounts.passwd(CHECK_UID), strict=True):
+            with open(os.path.join(etc, name), "w") as fh:
+                fh.write(text)
+            os.chmod(os.path.join(etc, name), 0o644)
+        binds = [{"destination": path, "type": "bind", "source": src, "options": ["rbind", "ro", "nosuid", "nodev"]}
+                 for path, src in layout.mounts]
+        binds += [{"destination": path, "type": "tmpfs", "source": "tmpfs", "options": ["ro", "size=4k"]}
+                  for path in layout.hidden]
+        binds += [{"destination": f"/etc/{name}", "type": "bind", "source": os.path.join(etc, name), "options": ["bind", "ro"]}
+                  for name in ("passwd", "group")]
+        caps = ["CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SYS_ADMIN"]
+        spec = {
+            "ociVersion": "1.0.0",
+            "process": {
+                "user": {"uid": 0, "gid": 0},
+                "args": [],
+                "env": [f"{k}={v}" for k, v in _ENV.items()],
+                "cwd": "/",
+                "capabilities": {k: caps for k in ("bounding", "effective", "permitted")},
+                "rlimits": [{"type": "RLIMIT_NOFILE", "hard": 1024, "soft": 1024}],
+            },
+            "root": {"path": farm, "readonly": True},
+            "hostname": "rlvr",
+            "mounts": [
+                {"destination": "/proc", "type": "proc", "source": "proc"},
+                {"destination": "/dev", "type": "tmpfs", "source": "tmpfs"},
+                # gVisor would add its own sysfs: an empty one instead, as in the local root.
+                {"destination": "/sys", "type": "tmpfs", "source": "tmpfs", "options": ["ro", "size=4k"]},
+                # The check's /tmp, size-capped per check in run() (the runner's workdir is in it).
+                {"destination": "/tmp", "type": "tmpfs", "source": "tmpfs", "options": ["nosuid", "nodev", "mode=1777"]},
+                *binds,
+            ],
+            "linux": {"namespaces": [{"type": t} for t in ("pid", "network", "ipc", "uts", "mount")]},
+        }
+        return json.dumps(spec)
+
+    def _runsc_run(self, language: str, argv: list[str], stdin: bytes, timeout: float,
+                   disk_mb: int = 64) -> tuple[int | None, str, str]:
+        """Run argv in a fresh sandbox over `language`'s root, `stdin` on its standard input;
+        (exit code or None if we killed it, stdout, stderr). runsc's output goes through
+        files: with pipes, `runsc` can hang on exit."""
+        assert self._state is not None
+        spec = self._spec(language)
+        spec["process"]["args"] = argv
+        for m in spec["mounts"]:
+            if m["destination"] == "/tmp":
+                m["options"] = [*m["options"], f"size={int(disk_mb)}m"]
+        bundle = tempfile.mkdtemp(prefix="bundle-", dir=self._state)
+        cid = "rlvr-" + secrets.token_hex(8)
+        with open(os.path.join(bundle, "config.json"), "w") as fh:
+            json.dump(spec, fh)
+        command = [self.runsc, f"--root={self._state}", f"--platform={self.platform}", "--network=none",
+                   "--ignore-cgroups", "run", "--bundle", bundle, cid]
+        try:
+            return self._popen(command, stdin, timeout)
+        finally:
+            shutil.rmtree(bundle, ignore_errors=True)
+
+    def _popen(self, command: list[str], stdin: bytes, timeout: float) -> tuple[int | None, str, str]:
+        with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            inp.write(stdin)
+            inp.seek(0)
             proc = subprocess.Popen(
-                self._command(argv),
-                stdin=subprocess.DEVNULL,
+                command,
+                stdin=inp,
                 stdout=out,
                 stderr=err,
                 cwd="/",
-                env=env or {"PATH": "/usr/local/bin:/usr/bin:/bin"},
+                env={"PATH": "/usr/local/bin:/usr/bin:/bin"},
                 start_new_session=True,
             )
             with self._lock:
@@ -126,27 +204,13 @@ class GvisorBackend(Backend):
         limits = asdict(check.limits)
         limits["wall_s"] = check.limits.effective_wall_s
         token = secrets.token_hex(16)
-        # The request sits in a private host directory; the overlay shows it to the sandbox,
-        # and the runner deletes it (in the overlay) before the check starts.
-        fd, path = tempfile.mkstemp(prefix="req-", suffix=".json", dir=self._state)
-        with os.fdopen(fd, "w") as fh:
-            json.dump({"payload": check.payload(), "limits": limits, "token": token, "overlay_root": True, "hide": self.hide}, fh)
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-            "PYTHONHASHSEED": "0",
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-            "PYTHONPATH": PACKAGE_PARENT,
-        }
-        argv = [self.python, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", path]
-        try:
-            code, out, err = self._runsc_do(argv, check.limits.effective_wall_s + self.grace_s, env)
-        finally:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        from rlvr_grade.sandbox.zygote import root_language
+
+        payload = check.payload()
+        request = json.dumps({"payload": payload, "limits": limits, "token": token, "uid": CHECK_UID}).encode()
+        argv = [self.python, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", "-", "--mode", "light"]
+        code, out, err = self._runsc_run(root_language(payload), argv, request, check.limits.effective_wall_s + self.grace_s,
+                                         int(check.limits.disk_mb))
         if code is None:
             raise SandboxError(f"gvisor: the sandbox did not finish within {check.limits.effective_wall_s + self.grace_s:.0f} s; killed")
         resp = parse_result(out, token)
@@ -164,6 +228,10 @@ class GvisorBackend(Backend):
         if self._state is not None:
             shutil.rmtree(self._state, ignore_errors=True)
             self._state = None
+        self._bundles.clear()
+        for fd in self._farm_locks:
+            os.close(fd)
+        self._farm_locks.clear()
 
     def fingerprint(self) -> dict[str, Any]:
         import platform
@@ -180,9 +248,9 @@ class GvisorBackend(Backend):
 
     def isolation(self) -> dict[str, Any]:
         return {
-            "boundary": f"gVisor user-space kernel (runsc do, {self.platform} platform), one sandbox per check",
+            "boundary": f"gVisor user-space kernel (runsc run, {self.platform} platform), one sandbox per check",
             "network": "none (--network=none)",
-            "filesystem": "host read-only under a per-check tmpfs overlay; grader's home, cwd, input/output dirs unreadable",
+            "filesystem": "allowlisted root (the local backend's), read-only; fresh tmpfs /tmp; gVisor's own /dev and /proc; no /sys",
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers",
         }
 

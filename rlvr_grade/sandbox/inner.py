@@ -22,14 +22,12 @@ authenticates the result line; the candidate's stdout/stderr go to pipes, never 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import gc
 import json
 import math
 import os
 import resource
 import secrets
-import stat
 import sys
 import tempfile
 import threading
@@ -122,28 +120,17 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
         # runner on the host does.
         sweep_dead(INNER_NAME)
     cg_name = f"inner-{os.getpid()}-{secrets.token_hex(4)}" if cgroup_version() else None
-    home = os.path.expanduser("~")
-    from rlvr_grade.sandbox import mounts
-
-    def replaced(path: str) -> bool:
-        real = os.path.realpath(path)
-        return any(real == r or real.startswith(r + "/") for r in mounts.REPLACED)
-
-    # What the local backend hides, minus what the child replaces wholesale anyway: a sandbox
-    # directory under /tmp (where this runner may have been unpacked) vanishes under the
-    # check's own tmpfs /tmp, and everything the check needs is imported before that.
-    hide = [p for p in [home, "/root", "/home", os.getcwd()] if p and p != "/" and not replaced(p)]
+    # The check's root is the allowlisted one (sandbox/root.py): this runner's interpreter, its
+    # site-packages and the rlvr_grade package it was unpacked as; nothing else of the sandbox's
+    # filesystem (its working directory, the request's folder) is in it.
     cfg = Config({
         "slot": 0,
         "uid": UID_BASE + os.getpid() % 100000,
         "isolate": True,
         "cgroup": cg_name,
-        "hide": hide,
         "env": dict(CHILD_ENV),
     })
     zygote = Zygote(cfg)
-    zygote.fs_plan = mounts.plan(hide, [p for p in mounts.needed_paths() if not replaced(p)])
-    zygote.plan = dataclasses.replace(zygote.plan, fs_plan=zygote.fs_plan)
     try:
         return zygote.execute(req)
     finally:
@@ -168,111 +155,39 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
             network = "own empty network namespace"
         except OSError:
             pass
-    if req.get("overlay_root") and os.geteuid() == 0:
-        _open_interpreter_paths()
-        _hide_in_overlay(list(req.get("hide", [])))
+    if req.get("private_tmp") and os.geteuid() == 0:
         _private_tmp(int(req["limits"].get("disk_mb", 64)))
-    cfg = Config({"slot": 0, "uid": UID_BASE + os.getpid() % 100000, "isolate": False, "env": dict(CHILD_ENV)})
+    # A uid of the request's choice (the gVisor backend names the one its generated /etc/passwd
+    # lists), else one distinct per concurrent runner on the same kernel.
+    uid = int(req.get("uid") or UID_BASE + os.getpid() % 100000)
+    cfg = Config({"slot": 0, "uid": uid, "isolate": False, "env": dict(CHILD_ENV)})
     zygote = LightZygote(cfg)
     resp = zygote.execute(req)
     resp["inner"] = {"mode": "light", "network": network}
     return resp
 
 
-def _open_interpreter_paths() -> None:
-    """Let the dropped uid walk to the interpreter (pyenv under a mode-700 /root). Only when the
-    caller says the root filesystem is a throwaway overlay (`runsc do`): the chmod lands in
-    the sandbox's tmpfs layer, never on the host."""
-    from rlvr_grade.sandbox import mounts
+def _under_tmp() -> bool:
+    import rlvr_grade
 
-    for path in mounts.needed_paths():
-        for d in [*mounts._ancestors(path), path]:
-            try:
-                mode = os.stat(d).st_mode
-                if not mode & 0o001:
-                    os.chmod(d, (mode & 0o7777) | 0o001)
-            except OSError:
-                pass
+    return any(os.path.realpath(p).startswith("/tmp/") for p in (sys.prefix, os.path.dirname(rlvr_grade.__file__)))
 
 
 def _private_tmp(disk_mb: int) -> None:
     """A fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this one-shot runner: under
     `runsc do` the overlay shows the host's /tmp live (other checks' files, inputs kept there).
     gVisor allows these mounts (not the propagation change or bind/move mounts)."""
-    from rlvr_grade.sandbox import linux, mounts
+    from rlvr_grade.sandbox import linux
 
-    keep = mounts.tmp_resident_paths()
     try:
         linux.unshare(linux.CLONE_NEWNS)
         for d in ("/tmp", "/dev/shm"):
-            if d == "/tmp" and keep:
-                # The interpreter lives under /tmp and gVisor refuses the bind mounts that would
-                # carry it into a fresh tmpfs: hide the rest of /tmp in the throwaway overlay.
-                _hide_tmp_except(keep)
-                continue
+            if d == "/tmp" and _under_tmp():
+                continue  # this runner was unpacked there (a Beam sandbox's working directory)
             if os.path.isdir(d):
                 linux.mount("tmpfs", d, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={disk_mb}m,mode=1777")
     except OSError:
         pass
-
-
-def _root_only(path: str) -> None:
-    """chown root + chmod 700 (symlinks left alone): unreadable to the check's uid. Only ever
-    applied inside `runsc do`'s throwaway overlay, never on the host."""
-    try:
-        st = os.lstat(path)
-        if not stat.S_ISLNK(st.st_mode):
-            os.chown(path, 0, 0)
-            os.chmod(path, st.st_mode & 0o700)
-    except OSError:
-        pass
-
-
-def _hide_tmp_except(keep: list[str]) -> None:
-    """chown root + chmod 700 every entry of /tmp (recursively along the kept paths) that is not
-    on the way to a kept path: in `runsc do`'s overlay only, never on the host."""
-
-    def walk(directory: str) -> None:
-        try:
-            names = os.listdir(directory)
-        except OSError:
-            return
-        for name in names:
-            path = os.path.join(directory, name)
-            if any(k == path for k in keep):
-                continue
-            if any(k.startswith(path + "/") for k in keep):
-                walk(path)
-                continue
-            _root_only(path)
-
-    walk("/tmp")
-
-
-def _hide_in_overlay(hide: list[str]) -> None:
-    """What the local sandbox masks with mounts (the grader's home, working directory, input
-    and output folders), made unreadable to the check's uid instead: gVisor refuses the bind
-    and move mounts masking needs, but a chmod in the throwaway overlay is free and never
-    reaches the host. Entries on the interpreter's path stay reachable."""
-    from rlvr_grade.sandbox import mounts
-
-    fs_plan = mounts.plan(hide)
-    for a, keep in fs_plan["masks"]:
-        try:
-            names = os.listdir(a)
-        except OSError:
-            continue
-        for name in names:
-            if name in keep:
-                continue
-            path = os.path.join(a, name)
-            _root_only(path)
-    for f in fs_plan["files"]:
-        try:
-            os.chown(f, 0, 0)
-            os.chmod(f, 0o600)
-        except OSError:
-            pass
 
 
 class LightZygote(Zygote):
@@ -362,14 +277,19 @@ def run_request(req: dict[str, Any], mode: str = "auto") -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="rlvr_grade.sandbox.inner", description=__doc__.split("\n")[0])
-    ap.add_argument("--request", required=True, help="JSON file with payload, limits and token (deleted once read)")
+    ap.add_argument("--request", required=True,
+                    help="JSON file with payload, limits and token (deleted once read); - reads it from stdin")
     ap.add_argument("--mode", choices=("auto", "full", "light"), default="auto")
     ap.add_argument("--keep-request", action="store_true", help="do not delete the request file")
     args = ap.parse_args(argv)
-    with open(args.request, encoding="utf-8") as fh:
-        req = json.load(fh)
-    if not args.keep_request:
-        os.unlink(args.request)
+    if args.request == "-":  # the gVisor backend: no file of it exists in the sandbox at all
+        req = json.loads(sys.stdin.buffer.read())
+        os.close(0)
+    else:
+        with open(args.request, encoding="utf-8") as fh:
+            req = json.load(fh)
+        if not args.keep_request:
+            os.unlink(args.request)
     token = str(req.get("token", ""))
     try:
         resp = run_request(req, args.mode)

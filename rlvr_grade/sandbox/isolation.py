@@ -5,7 +5,7 @@ drop and seccomp).
 
 Call order, in a freshly forked single-threaded child:
 
-    enter_filesystem(plan, disk_mb, t)   # namespaces: a copy of make_template()'s tree, tmpfs
+    enter_filesystem(template, disk_mb, t)   # namespaces: a copy of make_template()'s root
     ... write the check's files into WORKDIR / TESTDIR ...
     drop_privileges(plan, limits)        # rlimits, uid (or nested user namespace), no_new_privs
     filter.load()                        # seccomp last: the steps above need mount/unshare
@@ -21,31 +21,51 @@ from __future__ import annotations
 import math
 import os
 import resource
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rlvr_grade.sandbox import linux, mounts
+from rlvr_grade.sandbox.root import Layout
 
 WORKDIR = "/tmp/w"
 TESTDIR = "/tmp/t"
+CHECK_DIRS = ((WORKDIR, 0o755), (TESTDIR, 0o1777))
 CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
 
 
 @dataclass(frozen=True)
 class IsolationPlan:
     """How one worker isolates each check. `mode`: "root" (drop to `uid`), "userns" (nested
-    user namespace mapped to CHECK_UID), "none" (nothing). `fs_plan` is mounts.plan(hide)."""
+    user namespace mapped to CHECK_UID), "none" (nothing)."""
 
     mode: str
     uid: int = 65534
-    fs_plan: dict[str, list] = field(default_factory=lambda: {"masks": [], "files": []})
     nproc_base: int = 0  # userns: RLIMIT_NPROC counts the grader's own processes too
     has_cgroup: bool = False  # memory is capped by a cgroup (else RLIMIT_AS), CPU watched outside
-    tmp_keep: tuple[str, ...] = ()  # interpreter paths under /tmp, bound back into the fresh /tmp
 
     @property
     def isolated(self) -> bool:
         return self.mode != "none"
+
+    @property
+    def check_uid(self) -> int:
+        """The uid a check sees itself run as (its /etc/passwd names it)."""
+        return CHECK_UID if self.mode == "userns" else self.uid
+
+
+@dataclass(frozen=True)
+class Template:
+    """A worker's mount namespace for the checks of one root (make_template): `fd` holds it,
+    `tmp_keep` are its directories under /tmp that each check binds back into its fresh /tmp,
+    `proc_options` how each check mounts its /proc."""
+
+    fd: int
+    layout: Layout
+    farm: str
+    overlay: bool
+    proc_options: str
+    devices: str
+    tmp_keep: tuple[str, ...] = ()
 
 
 def join_cgroup(dirs: list[str]) -> None:
@@ -65,13 +85,13 @@ def join_cgroup(dirs: list[str]) -> None:
             os.close(fd)
 
 
-def make_template(plan: IsolationPlan) -> int:
-    """Build, once per worker, the mount namespace every check starts from: the host tree,
-    private, the grader's folders masked, read-only and nosuid. Returns an fd holding it (the
-    short-lived process that built it is gone). A check then copies it (setns + unshare) and
-    only mounts its own /tmp, /dev/shm and /proc: the masks, the propagation change and the
-    recursive read-only pass were ~1 ms of every check, and tearing down the masks' tmpfs
-    instances at each check's exit more."""
+def make_template(plan: IsolationPlan, layout: Layout, farm: str) -> Template:
+    """Build, once per worker and root, the mount namespace every check of that root starts
+    from (sandbox/mounts.py: the root's overlays, /dev, generated /etc/passwd, the host tree
+    gone, all read-only and nosuid). Returns it held by a descriptor (the short-lived process
+    that built it is gone). A check then copies it (setns + unshare) and only mounts its own
+    /tmp, /dev/shm and /proc."""
+    import json
     import socket
 
     # The builder hands its namespace over as a descriptor (SCM_RIGHTS): /proc/<pid>/ns/mnt is
@@ -84,13 +104,11 @@ def make_template(plan: IsolationPlan) -> int:
         try:
             ours.close()
             linux.unshare(linux.CLONE_NEWNS)
+            ns = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)  # before /proc goes
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-            # The staging tmpfs goes: each check mounts its fresh /tmp over the host's, and binds
-            # interpreter paths that live under /tmp (tmp_keep) back from there.
-            mounts.apply(plan.fs_plan, unmount_stage=True)
-            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
-            fd = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)
-            socket.send_fds(theirs, [b"ok"], [fd])
+            built = mounts.build(layout, farm, plan.check_uid, userns=plan.mode == "userns")
+            info = json.dumps({"overlay": built.overlay, "proc": built.proc_options, "devices": built.devices})
+            socket.send_fds(theirs, [b"ok " + info.encode()], [ns])
             code = 0
         except BaseException as exc:  # noqa: BLE001 - reported to the worker, which raises
             try:
@@ -102,43 +120,51 @@ def make_template(plan: IsolationPlan) -> int:
     theirs.close()
     try:
         msg, fds, _flags, _addr = socket.recv_fds(ours, 4096, 1)
-        if msg != b"ok" or not fds:
+        if not msg.startswith(b"ok ") or not fds:
             for fd in fds:
                 os.close(fd)
-            raise OSError(f"building the checks' mount namespace failed: {msg.decode('utf-8', 'replace') or 'builder died'}")
+            raise OSError(f"building the checks' root failed: {msg.decode('utf-8', 'replace') or 'builder died'}")
         os.set_inheritable(fds[0], False)
-        return fds[0]
+        info = json.loads(msg[3:])
+        return Template(fd=fds[0], layout=layout, farm=farm, overlay=info["overlay"], proc_options=info["proc"],
+                        devices=info["devices"], tmp_keep=tuple(mounts.tmp_resident(layout)))
     finally:
         ours.close()
         os.waitpid(pid, 0)
 
 
-def enter_filesystem(plan: IsolationPlan, disk_mb: int, template: int) -> tuple[str, str]:
-    """Own mount/ipc/uts namespaces, copied from `template` (an fd from make_template: the
-    grader's folders masked, the whole tree read-only and nosuid), then fresh size-capped
-    tmpfs on /tmp and /dev/shm and a fresh /proc. Closes `template`. Returns (workdir,
-    testdir), both created and empty."""
-    linux.setns(template, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
-    os.close(template)
+def enter_filesystem(template: Template, disk_mb: int, fd: int) -> tuple[str, str]:
+    """Own mount/ipc/uts namespaces, copied from `fd` (a duplicate of template.fd: the
+    root, read-only and nosuid), then fresh size-capped tmpfs on /tmp and /dev/shm and a
+    fresh /proc. Closes `fd`. Returns (workdir, testdir), both created and empty."""
+    linux.setns(fd, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
+    os.close(fd)
     linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
-    # The host's /tmp, held before anything is mounted over it: where the interpreter lives
-    # under /tmp, its paths are bound back from here into the check's fresh /tmp.
-    old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if plan.tmp_keep else None
+    # /proc first: the bindings below name the template's /tmp through /proc/self/fd.
+    linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, template.proc_options or None)
+    # The template's /tmp, held before anything is mounted over it: where the root has
+    # directories under /tmp, they are bound back from here into the check's fresh /tmp.
+    old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if template.tmp_keep else None
     flags = linux.MS_NOSUID | linux.MS_NODEV
     linux.mount("tmpfs", "/tmp", "tmpfs", flags, tmp_options(disk_mb))
     if old_tmp is not None:
-        for path in plan.tmp_keep:
-            if not path.startswith("/tmp/"):
-                continue
+        for path in template.tmp_keep:
             os.makedirs(path, exist_ok=True)  # root-owned 0755 in the fresh tmpfs
             linux.mount(f"/proc/self/fd/{old_tmp}/{path[len('/tmp/'):]}", path, None, linux.MS_BIND | linux.MS_REC)
             linux.mount_setattr_recursive(path, linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
         os.close(old_tmp)
     linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, SHM_OPTIONS)
-    linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
-    os.makedirs(WORKDIR)
-    os.makedirs(TESTDIR)
+    make_check_dirs()
     return WORKDIR, TESTDIR
+
+
+def make_check_dirs() -> None:
+    """WORKDIR (chowned to the check's uid later) and TESTDIR: mode 01777, so tests may write
+    files beside themselves (ClassEval's do) while the sticky bit keeps the root-owned,
+    read-only test files from being replaced or removed."""
+    for path, mode in CHECK_DIRS:
+        os.mkdir(path)
+        os.chmod(path, mode)
 
 
 def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
@@ -178,9 +204,15 @@ def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | 
         linux.map_ids(CHECK_UID, 0, CHECK_UID, 0, deny_setgroups=False)
         linux.drop_capabilities()
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        linux.prctl(linux.PR_SET_DUMPABLE, 0)
     elif plan.isolated:
         # Root ignores RLIMIT_NPROC and could remount / read-write: the drop is required.
         os.setgroups([])
         os.setresgid(plan.uid, plan.uid, plan.uid)
         os.setresuid(plan.uid, plan.uid, plan.uid)
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+        # Not dumpable (whatever fs.suid_dumpable says): the files of /proc/<pid> of the check
+        # are then root's, so not even the check itself opens its own /proc/self/mem, environ
+        # or pagemap; seccomp refuses making it dumpable again (an exec'd program starts
+        # dumpable, with nothing of the harness in its memory).
+        linux.prctl(linux.PR_SET_DUMPABLE, 0)

@@ -96,9 +96,10 @@ class _MountAttr(ctypes.Structure):
     ]
 
 
-def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0) -> None:
-    """One syscall to make a whole mount tree read-only (Linux 5.12+)."""
-    attr = _MountAttr(attr_set, 0, propagation, 0)
+def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0, clear: int = 0) -> None:
+    """One syscall to make a whole mount tree read-only (Linux 5.12+); `clear`: attributes
+    to remove."""
+    attr = _MountAttr(attr_set, clear, propagation, 0)
     AT_FDCWD = -100
     ret = _libc.syscall(
         ctypes.c_long(SYS_mount_setattr),
@@ -109,6 +110,14 @@ def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0) -> N
         ctypes.c_size_t(ctypes.sizeof(attr)),
     )
     _check(ret, f"mount_setattr {path}")
+
+
+SYS_pivot_root = 155 if os.uname().machine == "x86_64" else 41  # aarch64: 41
+
+
+def pivot_root(new_root: str, put_old: str) -> None:
+    _check(_libc.syscall(ctypes.c_long(SYS_pivot_root), ctypes.c_char_p(new_root.encode()),
+                         ctypes.c_char_p(put_old.encode())), "pivot_root")
 
 
 def prctl(option: int, arg2: int = 0) -> None:

@@ -1,170 +1,170 @@
-"""The filesystem a check sees: the host read-only, the grader's own files masked, and the
-interpreter still reachable by the dropped uid.
+"""The mount tree of a check: built once per worker from a root.Layout (the worker's mount
+template), copied by every check, which then only mounts its own /tmp, /dev/shm and /proc.
 
-A directory is *masked* (an empty tmpfs laid over it) when it must be hidden (the grader's
-home, working directory, input/output/cache folders) or when the dropped uid could not walk
-through it anyway (pyenv under a mode-700 /root). The paths the interpreter needs below a
-masked directory are bind-mounted back into the mask."""
+    /                 a read-only overlay of the root's farm (root.materialize): the skeleton,
+                      its symlinks and single files (interpreter, shared libraries, ld.so.cache)
+    <each directory>  a read-only overlay of the host directory (the stdlib, site-packages,
+                      a compiler's directory, headers, a JDK); `hidden` ones masked empty
+    /etc/passwd,group generated for the check's uid (getpwuid works; nothing of the host's)
+    /dev              a small tmpfs of this worker: null, zero, full, random, urandom, the
+                      fd/stdin/stdout/stderr links, and shm (each check's own tmpfs). No ptys,
+                      no /dev/pts: no pool of the host's to drain
+    /proc             each check's own, `subset=pid`: its own processes and nothing of the
+                      host (no /proc/sys, /proc/locks, /proc/meminfo, /proc/stat, kcore...)
+    /tmp              each check's own size-capped tmpfs (workdir and tests inside)
+    no /sys, /run, /home, /srv, /mnt, /opt, /var: nothing the root does not list exists.
+
+Overlays, not bind mounts, so that every worker has inodes of its own: locks (flock works on a
+read-only open), leases and notifications hang off the inode, and on the host's inode they
+would let two concurrent checks signal each other. A slot's checks never overlap, and a lock
+dies with its holder, so consecutive checks of a slot inherit nothing either. Where overlayfs
+is missing the directories are bind mounts (doctor says so)."""
 
 from __future__ import annotations
 
 import os
-import stat
-import sys
+from dataclasses import dataclass
 
 from rlvr_grade.sandbox import linux
+from rlvr_grade.sandbox.root import Layout
 
-MS_MOVE = 8192
 MNT_DETACH = 2
-REPLACED = ("/tmp", "/dev/shm", "/proc")
+REPLACED = ("/tmp", "/dev/shm", "/proc")  # each check mounts its own fresh ones here
+STAGE = "/tmp"  # in the template builder's own mount namespace only
+# char devices (major, minor): what programs open by name; nothing else of the host's /dev.
+DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9)}
+DEV_LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
+PROC_SUBSET = "subset=pid"
+CHECK_USER = "rlvr"
 
 
-def needed_paths(hide: list[str] | None = None) -> list[str]:
-    """What the interpreter in a check must still reach: its prefixes, its sys.path, and the
-    rlvr_grade package. A sys.path entry that *is* a hidden directory (the grader's cwd holding
-    the repo, an editable install's source root) is narrowed to the top-level modules actually
-    imported from it, so the rest of that directory (data, inputs, caches) stays masked."""
-    hidden = {os.path.realpath(h) for h in (hide or [])}
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    for p in sys.path:
-        if p and os.path.isdir(p):
-            paths.add(p)
-    import rlvr_grade
+@dataclass(frozen=True)
+class Built:
+    """What the builder found: how directories are shown and which /proc options hold."""
 
-    paths.add(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
-    real = {os.path.realpath(p) for p in paths}
-    narrowed = set()
-    for p in real:
-        if p not in hidden:
-            narrowed.add(p)
-            continue
-        for mod in list(sys.modules.values()):
-            f = getattr(mod, "__file__", None)
-            if not f:
-                continue
-            f = os.path.realpath(f)
-            if f.startswith(p + "/"):
-                narrowed.add(os.path.join(p, f[len(p) + 1:].split("/", 1)[0]))
-    return sorted(narrowed)
+    overlay: bool
+    proc_options: str
+    devices: str  # "own nodes" (mknod) or "bound from the host" (user namespace mode)
 
 
-def _ancestors(path: str) -> list[str]:
-    parts = path.strip("/").split("/")
-    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
+def _escape(path: str) -> str:
+    # overlayfs option syntax: ',' separates options, ':' lower layers, '\' escapes both.
+    return path.replace("\\", "\\\\").replace(",", "\\,").replace(":", "\\:")
 
 
-def plan(hide: list[str], needed: list[str] | None = None) -> dict[str, list]:
-    """Return {"masks": [(dir, [child names to re-expose]), ...] shallow first, "files": [...]}."""
-    needed = needed if needed is not None else needed_paths(hide)
-    hide_dirs = set()
-    hide_files = []
-    for h in hide:
-        h = os.path.realpath(h)
-        if any(h == r or h.startswith(r + "/") for r in REPLACED):
-            continue  # these get a fresh empty tmpfs in every check anyway
-        if os.path.isdir(h):
-            hide_dirs.add(h)
-        elif os.path.exists(h):
-            hide_files.append(h)
-    masks: dict[str, set[str]] = {}
-    for h in hide_dirs:
-        masks.setdefault(h, set())
-    for n in needed:
-        for a in _ancestors(n) + [n]:
-            if a == n:
-                break
-            if any(a == r or a.startswith(r + "/") for r in REPLACED):
-                break  # a check gets a fresh /tmp: tmp_resident_paths() binds these back instead
+def _overlay(lower: str, empty: str, target: str) -> None:
+    # A read-only overlay (no upper layer) needs two lower layers on the kernels here.
+    linux.mount("overlay", target, "overlay", 0, f"lowerdir={_escape(lower)}:{_escape(empty)}")
+
+
+def passwd(uid: int) -> tuple[str, str]:
+    """(/etc/passwd, /etc/group) of a check: root, nobody, and the check's own user."""
+    users = (f"root:x:0:0:root:/root:/usr/sbin/nologin\n"
+             f"{CHECK_USER}:x:{uid}:{uid}:check:/tmp/w:/usr/sbin/nologin\n"
+             "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n")
+    groups = f"root:x:0:\n{CHECK_USER}:x:{uid}:\nnogroup:x:65534:\n"
+    return users, groups
+
+
+def build(layout: Layout, farm: str, uid: int, userns: bool) -> Built:
+    """Turn the calling process's (private, just unshared) mount namespace into the check's
+    root: everything above, then pivot_root into it and drop the host tree. Runs in the
+    template builder, as root of the mount namespace."""
+    # Everything the root shows, held before the stage covers /tmp (a farm or a venv may live
+    # there): the mounts below name them through /proc/self/fd.
+    held = {src: os.open(src, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) for src in {farm, *(s for _, s in layout.mounts)}}
+
+    def src_path(src: str) -> str:
+        return f"/proc/self/fd/{held[src]}"
+
+    linux.mount("tmpfs", STAGE, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=700")
+    new, empty = os.path.join(STAGE, "root"), os.path.join(STAGE, "empty")
+    os.mkdir(new, 0o755)
+    os.mkdir(empty, 0o755)
+    overlay = True
+    try:
+        _overlay(src_path(farm), empty, new)
+    except OSError:
+        overlay = False
+        linux.mount(src_path(farm), new, None, linux.MS_BIND)
+
+    def at(path: str) -> str:
+        return os.path.join(new, path.lstrip("/"))
+
+    for path, src in layout.mounts:
+        if overlay:
             try:
-                mode = os.stat(a).st_mode
-            except OSError:
-                break
-            if a in hide_dirs or not (mode & stat.S_IXOTH):
-                masks.setdefault(a, set())
-    # A needed path below a mask is re-exposed through the next component on its way down.
-    for a in list(masks):
-        if any(n == a or n.startswith(a + "/") for n in needed) and a in hide_dirs and any(n == a for n in needed):
-            del masks[a]  # hiding the interpreter itself would break every check
-    for a, keep in masks.items():
-        for n in needed:
-            if n.startswith(a + "/"):
-                keep.add(n[len(a) + 1:].split("/", 1)[0])
-    ordered = sorted(masks.items(), key=lambda kv: kv[0].count("/"))
-    # Skip masks nested inside a mask that does not re-expose them (already hidden).
-    result = []
-    for a, keep in ordered:
-        covered = False
-        for b, bkeep in result:
-            if a.startswith(b + "/") and a[len(b) + 1:].split("/", 1)[0] not in bkeep:
-                covered = True
-        if not covered:
-            result.append((a, sorted(keep)))
-    return {"masks": result, "files": sorted(hide_files)}
-
-
-def apply(fs_plan: dict[str, list], stage: str = "/tmp", unmount_stage: bool = False) -> None:
-    """Run in the check's own mount namespace, as root, before the root goes read-only.
-    Leaves a small empty tmpfs on `stage` unless `unmount_stage` (the caller mounts over it)."""
-    if not fs_plan["masks"] and not fs_plan["files"]:
-        return
-    linux.mount("tmpfs", stage, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=1m,mode=700")
-    n = 0
-    for a, keep in fs_plan["masks"]:
-        staged = []
-        for child in keep:
-            src = os.path.join(a, child)
-            if not os.path.lexists(src):
+                _overlay(src_path(src), empty, at(path))
                 continue
-            tmp = os.path.join(stage, str(n))
-            n += 1
-            is_dir = os.path.isdir(src)
-            if is_dir:
-                os.mkdir(tmp)
-            else:
-                open(tmp, "w").close()
-            linux.mount(src, tmp, None, linux.MS_BIND | linux.MS_REC)
-            staged.append((tmp, child, is_dir))
-        linux.mount("tmpfs", a, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64k,mode=755")
-        for tmp, child, is_dir in staged:
-            dst = os.path.join(a, child)
-            if is_dir:
-                os.mkdir(dst)
-            else:
-                open(dst, "w").close()
-            linux.mount(tmp, dst, None, MS_MOVE)
-    for f in fs_plan["files"]:
+            except OSError:
+                pass  # e.g. a lower layer on a filesystem overlayfs refuses: bind it
+        linux.mount(src_path(src), at(path), None, linux.MS_BIND | linux.MS_REC)
+    for path in layout.hidden:
+        linux.mount(empty, at(path), None, linux.MS_BIND)
+    users, groups = passwd(uid)
+    for name, text in (("passwd", users), ("group", groups)):
+        staged = os.path.join(STAGE, name)
+        with open(staged, "w") as fh:
+            fh.write(text)
+        os.chmod(staged, 0o644)
+        linux.mount(staged, at(f"/etc/{name}"), None, linux.MS_BIND)
+    devices = _make_dev(at("/dev"), userns)
+    if userns:
+        # A user namespace may mount a new /proc only where a full one is already visible in its
+        # mount namespace (the kernel's mount_too_revealing): each check's own covers this one.
+        linux.mount("proc", at("/proc"), "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC)
+    proc_options = PROC_SUBSET if _proc_subset_works(os.path.join(STAGE, "probe")) else ""
+    for fd in held.values():
+        os.close(fd)
+    os.chdir(new)
+    linux.pivot_root(".", ".")
+    linux.umount(".", MNT_DETACH)  # the host's tree, stacked on top by pivot_root: gone
+    os.chdir("/")
+    linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID | linux.MOUNT_ATTR_NODEV)
+    # Device nodes must open: /dev alone keeps them (read-only still: nothing can be added).
+    linux.mount_setattr_recursive("/dev", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID, clear=linux.MOUNT_ATTR_NODEV)
+    return Built(overlay=overlay, proc_options=proc_options, devices=devices)
+
+
+def _make_dev(dev: str, userns: bool) -> str:
+    linux.mount("tmpfs", dev, "tmpfs", linux.MS_NOSUID, "size=64k,mode=755")
+    how = "own nodes"
+    for name, (major, minor) in DEVICES.items():
+        path = os.path.join(dev, name)
         try:
-            linux.mount("/dev/null", f, None, linux.MS_BIND)
-        except OSError:
-            pass
-    # The staging tmpfs is left where it is: the check's own /tmp is mounted over it next, so
-    # it is unreachable, and unmounting it would wait for an RCU grace period (several ms
-    # per check on a loaded machine).
-    if unmount_stage:
-        linux.umount(stage, MNT_DETACH)
+            if userns:
+                raise PermissionError  # no mknod of devices in a user namespace
+            os.mknod(path, 0o666 | 0o020000, os.makedev(major, minor))
+            os.chmod(path, 0o666)
+        except PermissionError:
+            # Bound from the host: the same inode as the host's node (user namespace mode).
+            how = "bound from the host"
+            if not os.path.exists(path):
+                with open(path, "w"):
+                    pass
+            linux.mount(f"/dev/{name}", path, None, linux.MS_BIND)
+    for name, target in DEV_LINKS.items():
+        os.symlink(target, os.path.join(dev, name))
+    os.mkdir(os.path.join(dev, "shm"), 0o755)
+    return how
 
 
-def tmp_resident_paths(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
-    """What the interpreter needs that lives under a directory every check gets a fresh tmpfs
-    on (/tmp, /dev/shm): a venv or checkout under /tmp (CI clones, throwaway venvs). Those are
-    bound back, read-only, into the check's fresh /tmp. Only the interpreter's prefixes, the
-    site-packages on sys.path and the rlvr_grade package itself: not the folder around them.
-    `extra`: more paths to keep the same way (tests plant one to check the binding)."""
-    import rlvr_grade
+def _proc_subset_works(probe: str) -> bool:
+    """subset=pid (Linux 5.8) hides every /proc file that is not a process's own."""
+    os.mkdir(probe)
+    try:
+        linux.mount("proc", probe, "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, PROC_SUBSET)
+    except OSError:
+        return False
+    linux.umount(probe, MNT_DETACH)
+    return True
 
-    found = {os.path.realpath(p) for p in extra} | {
-        os.path.realpath(sys.prefix),
-        os.path.realpath(sys.base_prefix),
-        os.path.realpath(sys.exec_prefix),
-        os.path.dirname(os.path.realpath(sys.executable)),
-        os.path.dirname(os.path.realpath(rlvr_grade.__file__)),
-    }
-    for p in sys.path:
-        if p and ("site-packages" in p or "dist-packages" in p or p.endswith(".zip")) and os.path.exists(p):
-            found.add(os.path.realpath(p))
-    under = sorted(p for p in found if any(p.startswith(r + "/") for r in REPLACED[:2]))
-    roots: list[str] = []
-    for p in under:
-        if not any(p == r or p.startswith(r + "/") for r in roots):
-            roots.append(p)
-    return roots
+
+def tmp_resident(layout: Layout) -> list[str]:
+    """The template's directories right below /tmp that hold part of the root (a venv in a
+    CI checkout under /tmp): a check's fresh /tmp covers them, so each check binds them back
+    from the template's /tmp, read-only. They hold the root's skeleton there, not the host's
+    folder."""
+    paths = list(layout.dirs) + [p for p, _ in layout.mounts] + [p for p, _ in layout.files] + [p for p, _ in layout.links]
+    tops = {"/tmp/" + p[len("/tmp/"):].split("/", 1)[0] for p in paths if p.startswith("/tmp/")}
+    return sorted(t for t in tops if t in layout.dirs or any(t == m for m, _ in layout.mounts))

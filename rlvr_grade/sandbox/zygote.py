@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from rlvr_grade.sandbox import isolation, linux, mounts, protocol
+from rlvr_grade.sandbox import isolation, linux, protocol
 
 READ_CHUNK = 65536
 # The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
@@ -39,6 +39,8 @@ class Config:
         self.uid: int = init["uid"]
         self.isolate: bool = init["isolate"]
         self.cgroup_name: str | None = init.get("cgroup")
+        # Paths the grader names as its own (home, cwd, input and output folders): nothing of
+        # them is in a check's root unless the root lists it, and then it is masked.
         self.hide: list[str] = init.get("hide", [])
         self.env: dict[str, str] = init.get("env", {})
         self.seccomp: bool = init.get("seccomp", True)
@@ -46,8 +48,8 @@ class Config:
         # same namespaces through user namespaces (see become_userns_init).
         self.mode: str = init.get("mode", "root" if init["isolate"] else "none")
         self.nproc_base: int = init.get("nproc_base", 0)
-        # Paths under /tmp bound back read-only into every check's fresh /tmp, on top of the
-        # interpreter's own (mounts.tmp_resident_paths): how a test reaches that binding.
+        # Directories added to every check's root (tests: one under /tmp reaches the binding of
+        # root directories into each check's fresh /tmp, as a venv in a CI checkout needs).
         self.tmp_keep: list[str] = list(init.get("tmp_keep", ()))
         # The check child's set-up in C (sandbox/_child.c) where it is built: the Python steps
         # touched ~230 pages a check after fork. False (tests) keeps the Python path.
@@ -61,22 +63,33 @@ class Zygote:
         self.pidns_fd: int | None = None
         self.features: dict[str, str] = {}
         self.filter = None
-        self.fs_plan = mounts.plan(cfg.hide)
         if cfg.isolate:
             self._isolate_slot()
         self.plan = isolation.IsolationPlan(
-            mode=cfg.mode, uid=cfg.uid, fs_plan=self.fs_plan, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
-            tmp_keep=tuple(mounts.tmp_resident_paths(cfg.tmp_keep)),
+            mode=cfg.mode, uid=cfg.uid, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
         )
-        self.template: int | None = None
+        # One mount template per root (per language: a C check's root adds gcc to Python's),
+        # built on the first check that needs it; the farm descriptors hold shared locks on
+        # the farms in use, so no sweep removes them under a mounted overlay.
+        self.templates: dict[str, isolation.Template] = {}
+        self._farm_fds: list[int] = []
+        from rlvr_grade.sandbox import root
+
+        self._farm_base = root.farm_base()  # now: the checks' environment (HOME) is set below
+        self._template: isolation.Template | None = None  # the running check's
         self._c_enter = None
         if cfg.isolate:
-            self.template = isolation.make_template(self.plan)
+            self.template_for("python")
             if cfg.mode == "root" and cfg.c_setup:
                 self._c_enter = _c_setup()
                 if self._c_enter is not None:
                     self._c_fixed()
             self.features["setup"] = "per check in C (sandbox/_child.c)" if self._c_enter else "per check in Python"
+            t = self.templates["python"]
+            self.features["filesystem"] = (
+                f"allowlisted root ({len(t.layout.mounts)} directories, {len(t.layout.files)} files; "
+                f"{'own overlay inodes per slot' if t.overlay else 'bind mounts: inodes shared with the host'}), "
+                f"read-only; private tmpfs /tmp; /proc {t.proc_options or 'full'}; /dev: {t.devices}")
             # Every isolated check gets the same environment and default signal dispositions:
             # set them here, once, and each child inherits them. Done per child they cost
             # ~1 ms of copy-on-write faults (os.environ's Python-level bookkeeping, 3 handlers).
@@ -91,7 +104,6 @@ class Zygote:
         linux.unshare(linux.CLONE_NEWNET)
         self.features["network"] = "own empty network namespace per slot"
         self.pidns_fd = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
-        self.features["filesystem"] = "own mount namespace, read-only root, private tmpfs /tmp"
         self.features["processes"] = "own pid, ipc and uts namespaces per check"
         self.features["uid"] = ("host uid of the grader, mapped in a user namespace" if self.cfg.mode == "userns"
                                 else "unprivileged per-slot uid")
@@ -110,6 +122,22 @@ class Zygote:
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"
 
+    def template_for(self, language: str) -> isolation.Template:
+        """The mount template of `language`'s root (root.root_for), built on first use."""
+        t = self.templates.get(language)
+        if t is None:
+            from rlvr_grade.sandbox import root
+
+            want = root.root_for(language, self.cfg.env.get("PATH", ""), self.cfg.tmp_keep)
+            hidden = [h for h in map(os.path.realpath, self.cfg.hide) if any(root.inside(h, d) and h != d for d in want.dirs)]
+            if hidden:
+                want = want.union(root.Root(hidden=tuple(hidden)))
+            layout = want.layout()
+            farm, lock = root.materialize(layout, self._farm_base)
+            self._farm_fds.append(lock)
+            t = self.templates[language] = isolation.make_template(self.plan, layout, farm)
+        return t
+
     def _c_spec(self, payload: dict[str, Any], limits: dict[str, Any]) -> tuple | None:
         """Everything _child.enter needs that varies per check, made before the fork (None:
         this check takes the Python path)."""
@@ -119,25 +147,29 @@ class Zygote:
             if b"\0" in path_b:
                 return None  # os.open refuses it with the error the Python path reports
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
-        return (self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), self._c_keep, isolation.SHM_OPTIONS,
-                (isolation.WORKDIR.encode(), isolation.TESTDIR.encode()), tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
+        t = self._template
+        keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep)
+        return (t.fd, self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), keep, isolation.SHM_OPTIONS,
+                t.proc_options.encode(), self._c_dirs, tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
                 self.filter.program if self.filter is not None else None, isolation.WORKDIR)
 
     def _c_fixed(self) -> None:
         """What _child.enter takes that is the same for every check of this worker: the file
-        per cgroup directory that moves a thread in (see isolation.join_cgroup), and
-        plan.tmp_keep as (path, path relative to /tmp)."""
+        per cgroup directory that moves a thread in (see isolation.join_cgroup), and the
+        check's directories with their modes."""
         files = []
         for d in self.cgroup.dirs if self.cgroup is not None else ():
             tasks = os.path.join(d, "tasks")
             files.append((tasks if os.path.exists(tasks) else os.path.join(d, "cgroup.procs")).encode())
         self._c_cgroup_files = tuple(files)
-        self._c_keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in self.plan.tmp_keep if p.startswith("/tmp/"))
+        self._c_dirs = tuple((p.encode(), mode) for p, mode in isolation.CHECK_DIRS)
 
     # -- one check -----------------------------------------------------------------------
     def execute(self, req: dict[str, Any]) -> dict[str, Any]:
         payload = req["payload"]
         limits = req["limits"]
+        # Built (on a language's first check) here, in the worker, never in a check's child.
+        self._template = self.template_for(root_language(payload)) if self.cfg.isolate else None
         spec = self._c_spec(payload, limits) if self._c_enter is not None else None
         nonce = os.urandom(16).hex()  # not `secrets`: it loads OpenSSL (~1 MB per fork)
         res_r, res_w = os.pipe()
@@ -170,7 +202,7 @@ class Zygote:
             try:
                 os.close(res_r), os.close(out_r), os.close(err_r), os.close(setup_r)
                 if spec is not None:
-                    chan = self._c_enter(res_w, out_w, err_w, setup_w, self.template, *spec)
+                    chan = self._c_enter(res_w, out_w, err_w, setup_w, *spec)
                     _SETUP_FD[0] = chan + 1
                     run_candidate(payload, nonce, chan, isolation.WORKDIR, isolation.TESTDIR)
                 else:
@@ -354,12 +386,13 @@ class Zygote:
 
     # -- inside the child ------------------------------------------------------------------
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
-        chan = child_descriptors(res_w, out_w, err_w, setup_w, keep=self.template)
         cfg = self.cfg
-        if cfg.isolate:
+        template = self._template
+        chan = child_descriptors(res_w, out_w, err_w, setup_w, keep=template.fd if template is not None else None)
+        if template is not None:
             if self.cgroup is not None:
-                isolation.join_cgroup(self.cgroup.dirs)  # before the read-only tree hides cgroupfs
-            workdir, testdir = isolation.enter_filesystem(self.plan, int(limits.get("disk_mb", 64)), chan + 2)
+                isolation.join_cgroup(self.cgroup.dirs)  # before the root, which has no /sys
+            workdir, testdir = isolation.enter_filesystem(template, int(limits.get("disk_mb", 64)), chan + 2)
         else:
             base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
@@ -374,6 +407,22 @@ class Zygote:
         if self.filter is not None:
             self.filter.load()  # last: everything above needed mount/unshare
         run_candidate(payload, nonce, chan, workdir, testdir)
+
+
+def root_language(payload: dict[str, Any]) -> str:
+    """The language whose toolchain a check's root holds: the program's, or for an output
+    validator's check (judging.validator_check: Python harness, compiled validator) the
+    validator's."""
+    from rlvr_grade.languages import normalize
+
+    name = payload.get("language") or "python"
+    if payload.get("style") == "validate":
+        spec = payload.get("options", {}).get("validator", {})
+        name = spec.get("language", "cpp") if isinstance(spec, dict) else "cpp"
+    try:
+        return normalize(str(name))
+    except ValueError:
+        return "python"  # the harness reports the unknown language itself
 
 
 def _grow_pipe(fd: int) -> None:
@@ -680,6 +729,12 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
     sock = socket.socket(fileno=ctl_fd)
     linux.set_name(f"rlvr-seed-{warm}")  # "rlvr-seed-pytes": comm holds 15 bytes
     warm_up(warm == "pytest")
+    try:
+        from rlvr_grade.sandbox import root
+
+        root.python_root()  # once here, inherited by every worker this seed forks
+    except OSError:
+        pass  # a worker that needs it raises the error itself
     gc.collect()
     gc.freeze()  # the workers' own collections then never walk (and copy) the seed's heap
     # The seed reaps its workers (the grader watches them through pidfds), so their CPU time

@@ -1,0 +1,145 @@
+"""The allowlisted root (sandbox/root.py): what it lists, how a Root becomes a Layout and a
+farm, the ELF reader it resolves shared libraries with. The containment itself (a check sees
+nothing else) is tested against the real sandbox in test_adversarial.py."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rlvr_grade.sandbox import root
+from rlvr_grade.sandbox.local import CHECK_PATH
+
+
+def _ldd(path: str) -> set[str]:
+    out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+    return {os.path.realpath(line.split("=>")[1].split("(")[0].strip()) for line in out.splitlines()
+            if "=>" in line and "/" in line.split("=>")[1]}
+
+
+@pytest.mark.skipif(shutil.which("ldd") is None, reason="needs ldd to compare with")
+def test_the_elf_closure_finds_what_the_dynamic_loader_loads():
+    binaries = [os.path.realpath(sys.executable)]
+    dynload = os.path.join(os.path.dirname(os.__file__), "lib-dynload")
+    binaries += [os.path.join(dynload, n) for n in sorted(os.listdir(dynload)) if n.endswith(".so")][:40]
+    found, unresolved = root.elf_closure(binaries)
+    real = {os.path.realpath(p) for p in found}
+    for b in binaries:
+        missing = _ldd(b) - real
+        assert not missing, (b, missing)
+    assert not unresolved
+
+
+def test_read_elf_reads_the_interpreter_and_refuses_what_is_not_elf(tmp_path):
+    elf = root.read_elf(os.path.realpath(sys.executable))
+    assert elf is not None and elf.cls == 2 and elf.interp and elf.interp.startswith("/")
+    (tmp_path / "text").write_text("#!/bin/sh\n")
+    assert root.read_elf(str(tmp_path / "text")) is None
+    assert root.read_elf(str(tmp_path / "missing")) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=0, max_size=512))
+def test_read_elf_never_raises_on_garbage(tmp_path_factory, blob):
+    path = tmp_path_factory.mktemp("elf") / "x"
+    # Half the examples start like a 64-bit ELF, so the parser goes past the magic.
+    path.write_bytes((b"\x7fELF\x02\x01\x01" + blob) if blob[:1] < b"\x80" else blob)
+    root.read_elf(str(path))
+
+
+def test_a_layout_keeps_each_symlink_on_the_way_and_only_the_listed_files(tmp_path):
+    (tmp_path / "real" / "lib").mkdir(parents=True)
+    (tmp_path / "real" / "lib" / "libx.so.1.2").write_text("x")
+    (tmp_path / "real" / "lib" / "libx.so.1").symlink_to("libx.so.1.2")
+    (tmp_path / "real" / "lib" / "unlisted").write_text("no")
+    (tmp_path / "alias").symlink_to("real")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "inside.txt").write_text("y")
+    lay = root.Root(dirs=(str(tmp_path / "data"),), files=(str(tmp_path / "alias" / "lib" / "libx.so.1"),)).layout()
+    links = dict(lay.links)
+    assert links[str(tmp_path / "alias")] == "real"
+    assert links[str(tmp_path / "real" / "lib" / "libx.so.1")] == "libx.so.1.2"
+    assert [p for p, _ in lay.files] == [str(tmp_path / "real" / "lib" / "libx.so.1.2")]
+    assert lay.mounts == ((str(tmp_path / "data"), str(tmp_path / "data")),)
+    farm, fd = root.materialize(lay, str(tmp_path / "farms"))
+    try:
+        def inside(p: str) -> str:
+            return farm + p
+
+        assert open(inside(str(tmp_path / "alias" / "lib" / "libx.so.1"))).read() == "x"  # through both links
+        assert not os.path.exists(inside(str(tmp_path / "real" / "lib" / "unlisted")))
+        assert os.listdir(inside(str(tmp_path / "data"))) == []  # a mount point: the worker shows the folder there
+        assert sorted(os.listdir(farm)) == sorted({"dev", "etc", "proc", "tmp", str(tmp_path).split("/")[1]})
+        again, fd2 = root.materialize(lay, str(tmp_path / "farms"))
+        os.close(fd2)
+        assert again == farm  # the same content: the same farm
+    finally:
+        os.close(fd)
+
+
+def test_a_changed_file_gets_a_new_farm_and_the_old_one_is_swept_once_unlocked(tmp_path):
+    (tmp_path / "f").write_text("one")
+    lay = root.Root(files=(str(tmp_path / "f"),)).layout()
+    base = str(tmp_path / "farms")
+    first, fd = root.materialize(lay, base)
+    os.unlink(tmp_path / "f")
+    (tmp_path / "f").write_text("two")  # a package upgrade: a new inode
+    second, fd2 = root.materialize(lay, base)
+    assert second != first and open(second + str(tmp_path / "f")).read() == "two"
+    os.utime(first, (0, 0))  # unused for long, but still held (fd): kept
+    assert root.sweep(base, keep=os.path.basename(second)) == []
+    os.close(fd)
+    assert root.sweep(base, keep=os.path.basename(second)) == [first]
+    os.close(fd2)
+
+
+def test_a_farm_folder_someone_else_can_write_is_refused(tmp_path):
+    base = tmp_path / "shared"
+    base.mkdir()
+    base.chmod(0o777)
+    with pytest.raises(OSError, match="not a private folder"):
+        root.materialize(root.Root().layout(), str(base))
+
+
+def test_the_python_root_lists_the_interpreter_not_the_checkout_nor_the_base_site_packages():
+    import rlvr_grade
+
+    r = root.python_root()
+    lay = r.layout()
+    shown = {p for p, _ in lay.mounts}
+    checkout = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+    assert os.path.dirname(os.path.abspath(rlvr_grade.__file__)) in shown
+    assert checkout not in shown and not any(p.startswith(checkout + "/tests") for p in shown)
+    assert os.path.realpath(os.path.dirname(os.__file__)) in shown  # the stdlib
+    base_site = os.path.join(os.path.realpath(os.path.dirname(os.__file__)), "site-packages")
+    if os.path.isdir(base_site) and base_site not in map(os.path.realpath, sys.path):
+        assert base_site in lay.hidden
+    files = {p for p, _ in lay.files}
+    assert os.path.realpath(sys.executable) in files
+    assert not lay.missing
+    for p in ("/srv", "/opt", "/home", "/run", "/var", "/mnt", "/media", "/sys"):
+        assert not any(x == p or x.startswith(p + "/") for x in [*shown, *files, *lay.dirs]), p
+
+
+@pytest.mark.parametrize("language", ["c", "cpp", "java", "javascript"])
+def test_a_toolchain_root_holds_its_compiler_and_what_it_loads(language):
+    from rlvr_grade import languages
+
+    if not languages.available()[language]:
+        pytest.skip(f"{language} toolchain not installed")
+    r = root.toolchain_root(language, CHECK_PATH)
+    assert r.files or r.dirs
+    lay = root.root_for(language, CHECK_PATH).layout()
+    assert not lay.missing
+    tool = shutil.which(languages.LANGUAGES[language].tools[0], path=CHECK_PATH)
+    needed, _ = root.elf_closure([os.path.realpath(tool)])
+    have = {os.path.realpath(p) for p, _ in lay.files} | {os.path.realpath(p) for p, _ in lay.mounts}
+    for lib in needed:
+        real = os.path.realpath(lib)
+        assert real in have or any(real.startswith(m + "/") for m in have), lib
