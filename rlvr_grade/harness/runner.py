@@ -186,19 +186,19 @@ def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], Callable[[tuple[An
 
 def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callable[[], None]:
     """Snapshot, now (before any candidate code), the attributes of `builtins`, of this runner
-    and its strict helpers, and of the standard-library modules the tests import (imported
-    here if they are not yet); the function returned puts back every attribute changed since.
-    Run before the test code and after each step, it undoes a candidate's `builtins.exec = ...`,
-    `math.isclose = lambda *a, **k: True` or patch of the harness's globals. Only the standard
-    library is imported early: importing anything else here would run it before the guard."""
+    and its strict helpers, and of the modules the tests import (imported here if they are not
+    yet: numpy too, so that what the candidate patches in it can be told from what it was);
+    the function returned puts back every attribute changed since. Run before the test code
+    and after each step, it undoes a candidate's `builtins.exec = ...`,
+    `math.isclose = lambda *a, **k: True` or patch of the harness's globals. The modules are
+    imported before the guard is armed: they are the tests' (and their libraries'), and no
+    candidate code has run yet to plant one."""
     import importlib
 
     snaps = []
     for name in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
         snap = _SNAPSHOTS.get(name)
         if snap is None:
-            if name not in sys.modules and name.split(".")[0] not in sys.stdlib_module_names:
-                continue
             try:
                 mod = importlib.import_module(name)
             except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
@@ -297,6 +297,8 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
     restore = pristine_restorer(imports)
     builtin_names, helpers, log, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
+    for name in imports:  # the tests' modules as they are before the candidate runs (strict call())
+        helpers[strict.REGISTER](sys.modules.get(name))
     link = strict.link
     linked = [(sid, link(step_code, helpers), is_check, lines) for sid, step_code, is_check, lines in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
@@ -448,8 +450,11 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
 
     log = log or strict.failure_log()
     code_type = type(make_recorder.__code__)
+    restore = pristine_restorer(test_modules)  # imports them: remembered before the candidate runs
+    for name in test_modules:
+        helpers[strict.REGISTER](sys.modules.get(name))
     state: dict[str, Any] = {
-        "restore": pristine_restorer(test_modules), "ran": {}, "log": log,
+        "restore": restore, "ran": {}, "log": log,
         "attributed": attributed if attributed is not None else [0], "marks": {}, "starts": {},
         "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
         "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,

@@ -45,6 +45,7 @@ ASSERT = "__rlvr_assert__"
 APPROX = "__rlvr_approx__"
 CALL = "__rlvr_call__"
 UNITTEST = "__rlvr_unittest__"
+REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
     "fail", "assertEqual", "assertEquals", "failUnlessEqual", "assertNotEqual", "assertNotEquals", "failIfEqual",
@@ -234,7 +235,10 @@ class StrictRewriter(ast.NodeTransformer):
             # `np.allclose(out, exp)`: a library function handed the candidate's object and the
             # expected value lets the object's own methods (__sub__, __array__ ...) see and
             # answer the expected value; __rlvr_call__ refuses that mix (see make_namespace)
-            new = ast.Call(func=helper_ref(CALL), args=[node.func, *node.args], keywords=node.keywords)
+            owner, name = node.func.value, node.func.attr
+            if name.startswith("__") and not name.endswith("__"):
+                return node  # a private name the compiler mangles: left as written
+            new = ast.Call(func=helper_ref(CALL), args=[owner, ast.Constant(name), *node.args], keywords=node.keywords)
             return _located(new, node)
         if (
             isinstance(node.func, ast.Name)
@@ -930,11 +934,28 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         t = _type(x)
         return x is None or t is _type or t is module_type or t in callable_types
 
-    def call(f: Any, *args: Any, **kwargs: Any) -> Any:
-        """A call the tests make through an attribute (`np.allclose(out, exp)`, `x.append(y)`).
-        A library's function given both an object nobody vouches for and a trusted value is
+    pristine_modules: dict[int, tuple[Any, dict[str, Any]]] = {}
+    missing = object()
+
+    def register_pristine(module: Any) -> None:
+        """Remember `module`'s attributes as they are now (before the candidate runs)."""
+        if _type(module) is module_type:
+            pristine_modules[_id(module)] = (module, _dict(_object_getattribute(module, "__dict__")))
+
+    def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+        """`owner.name(...)` as the tests wrote it (`np.allclose(out, exp)`, `x.append(y)`).
+        A module's function is the one it had before the candidate ran (a candidate that patches
+        `math.isclose` while answering the first assert does not answer the next ones). A
+        library's function given both an object nobody vouches for and a trusted value is
         refused: the object's methods would see the expected value. Methods of such objects,
         functions of the tests or the candidate, classes and builtins run as called."""
+        f = getattr_(owner, name)
+        if _type(owner) is module_type:
+            known = pristine_modules.get(_id(owner))
+            if known is not None and known[0] is owner:
+                original = known[1].get(name, missing)
+                if original is not missing:
+                    f = original
         t = _type(f)
         if t is method_type and kind(reduce(method_self(f))) is UNTRUSTED:
             return f(*args, **kwargs)
@@ -1018,7 +1039,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         raise _assertion_error(msg)
 
     helpers = {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
-               CALL: call, "__rlvr_strict_eq__": strict_eq}
+               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict
