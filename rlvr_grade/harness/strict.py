@@ -770,7 +770,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
                 return ca == cb
             return False
         if ka == "numpy" or kb == "numpy":
-            return numpy_eq(a, b)
+            return numpy_eq(a, b, depth)
         if ka == "date" or kb == "date" or ka == "cexact" or kb == "cexact":
             if ka != kb:
                 return False
@@ -804,16 +804,22 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
                 return _bool(r) if not is_heap(_type(r)) else False
         return False
 
-    def numpy_eq(a: Any, b: Any) -> Any:
-        """numpy's own answer where every value involved is numpy's or plain and no array
-        holds Python objects; else False."""
-        np = modules.get("numpy")
+    def numpy_eq(a: Any, b: Any, depth: int = 0) -> Any:
+        """numpy values against numpy or plain values, where no array holds Python objects: as
+        nested lists (`ndarray.tolist`, `.item`: C methods of numpy's own types, not functions
+        of the numpy module, which the candidate could have patched), shapes included; else
+        False."""
         for x in (a, b):
-            if numpy_kind(_type(x)) == "array" and x.dtype.kind == "O":
+            k = numpy_kind(_type(x))
+            if k == "array" and x.dtype.kind == "O":
                 return False
-            if numpy_kind(_type(x)) is None and not plain(x):
+            if k is None and not plain(x):
                 return False
-        return _bool(np.array_equal(a, b)) if np is not None else False
+        va = a.tolist() if numpy_kind(_type(a)) is not None else a
+        vb = b.tolist() if numpy_kind(_type(b)) is not None else b
+        if numpy_kind(_type(a)) == "array" and numpy_kind(_type(b)) == "array" and a.shape != b.shape:
+            return False
+        return eq(va, vb, depth + 1)
 
     def plain(x: Any, depth: int = 0) -> bool:
         """Exactly builtin, all the way down (after reduce)."""
