@@ -728,6 +728,7 @@ def score_file(
             sink.close()  # the rows graded so far, in order: a rerun fills in the rest from the cache
             sink = None
         exc.rows_written = summary.rows  # type: ignore[attr-defined]
+        exc.output = output_path  # type: ignore[attr-defined]
         raise
     except BaseException:
         if sink is not None:

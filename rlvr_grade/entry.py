@@ -8,9 +8,12 @@ import sys
 
 
 def grades_locally(args: list[str]) -> bool:
-    """Whether these arguments run checks in the local sandbox: `score` or `filter`, with the
-    default backend or --backend local, and not only asking for help."""
-    if not args or args[0] not in ("score", "filter") or "--help" in args:
+    """Whether these arguments run checks in the local sandbox: `score` or `filter` (after the
+    app's own options, e.g. `-v`), with the default backend or --backend local, and not only
+    asking for help."""
+    while args and args[0] in ("-v", "--verbose"):
+        args = args[1:]
+    if not args or args[0] not in ("score", "filter") or "--help" in args or "-h" in args:
         return False
     backend = "local"
     for i, arg in enumerate(args):

@@ -322,6 +322,14 @@ _instances = itertools.count()
 _uid_salt = itertools.count()
 
 
+class CannotIsolate(SandboxError):
+    """Neither root nor user namespaces: the local sandbox refuses to run untrusted code (its
+    tip says how to get isolation, or the flag that runs without it)."""
+
+    tip = ("run as root or enable user namespaces; or, knowing checks may then use the network and write "
+           "your files, pass --allow-network-and-writable-fs-UNSAFE")
+
+
 class LocalBackend(Backend):
     """Namespaces + cgroups + rlimits + a dropped uid, around a warm pre-forked interpreter."""
 
@@ -383,7 +391,7 @@ class LocalBackend(Backend):
 
         self._resolve_mode()
         if not self.isolate and not self.allow_unisolated:
-            raise SandboxError(
+            raise CannotIsolate(
                 "cannot isolate checks here (" + (self.mode_reason or "mode none") + "): the network cannot be cut "
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
