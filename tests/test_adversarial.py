@@ -330,6 +330,30 @@ def test_outside_address_is_unreachable(layer, setup_path, request):
     assert "tcp failed" in ex.stdout and "udp failed" in ex.stdout and "dns failed" in ex.stdout
 
 
+# -- kernel objects by allowlist (sandbox/seccomp.py, the root's /dev, /proc and no /sys) -----
+@pytest.mark.parametrize("name", ["prctl_dumpable_memory", "aio_and_uring_pools", "notifications_on_shared_files",
+                                  "page_cache_probe", "host_wide_calls", "host_devices", "host_state_files"])
+def test_host_pools_memory_and_notifications_are_refused(sandbox, name):
+    ex, _ = _expect(sandbox, name, ("fail",))
+    assert "Traceback" not in ex.stderr, ex.stderr[-1500:]  # refused, not crashed before trying
+
+
+def test_a_host_daemons_unix_socket_is_not_in_the_root(sandbox):
+    path = f"/run/rlvr-adv-{uuid.uuid4().hex[:12]}.sock"
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    os.chmod(path, 0o777)
+    srv.listen(4)
+    srv.settimeout(0.1)
+    try:
+        _expect(sandbox, "host_daemon_socket", ("fail",), SOCKET=path)
+        with pytest.raises(OSError):
+            srv.accept()  # nobody came
+    finally:
+        srv.close()
+        os.unlink(path)
+
+
 def test_refused_syscalls(sandbox):
     ex, _ = _expect(sandbox, "syscalls_refused", ("fail",))
     assert "Address family not supported" in ex.stdout
@@ -501,3 +525,59 @@ def test_a_killed_worker_takes_its_running_check_down(host):
         assert errors, "the run should have failed as a sandbox error"
     finally:
         backend.close()
+
+
+# -- the same attacks against the gVisor backend ----------------------------------------------
+# What the gVisor backend shows a check is its own sandbox kernel's: its /dev (with the
+# sandbox's own ptys) and /proc (meminfo, stat of that kernel) hold nothing of the host or of
+# another check, so host_devices and host_state_files, which list them, are local-only.
+GVISOR_ATTACKS = {
+    "read_planted_data": ("fail",), "write_outside_workdir": ("fail",), "syscalls_refused": ("fail",),
+    "network_outside": ("fail", "runtime_error"), "prctl_dumpable_memory": ("fail",), "aio_and_uring_pools": ("fail",),
+    "notifications_on_shared_files": ("fail",), "page_cache_probe": ("fail",), "host_wide_calls": ("fail",),
+    "host_daemon_socket": ("fail",), "read_host_secrets": ("fail",), "fork_many": ("fail",),
+    "cpu_spin": ("timeout",), "sleep_forever": ("timeout",),
+}
+
+
+@pytest.fixture(scope="module")
+def gvisor(host):
+    import shutil as _shutil
+
+    if _shutil.which("runsc") is None:
+        pytest.skip("runsc (gVisor) is not installed: apt-get install runsc (.ci/run does)")
+    from rlvr_grade.sandbox.gvisor import GvisorBackend
+
+    backend = GvisorBackend(concurrency=2, grace_s=20)
+    backend.start()
+    yield backend
+    backend.close()
+
+
+@pytest.mark.parametrize("name", sorted(GVISOR_ATTACKS))
+def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
+    values: dict = {"PATHS": [str(host.outside / "owned"), "/etc/rlvr-owned"], "OUTSIDE_IP": "151.101.0.223",
+                    "SOCKET": "/run/rlvr-none.sock", "TOKEN_HEAD": "rlvr-a", "TOKEN_TAIL": "nswer-gvisor"}
+    planted: list[Path] = []
+    if name == "read_host_secrets":
+        values.update(PATHS=host.secret_paths, SECRET=SECRET, GRADER_PID=os.getpid())
+    if name == "read_planted_data":
+        for d in ("/srv", "/opt", "/var/tmp", os.getcwd()):
+            if os.path.isdir(d):
+                planted.append(Path(d) / ".rlvr-answer-gvisor")
+                planted[-1].write_text("42")
+        values["PATHS"] = [str(p) for p in planted]
+    limits = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
+                    disk_mb=16)
+    if name == "sleep_forever":
+        limits = Limits(cpu_s=1.0, wall_s=2.0, memory_mb=256)
+    try:
+        check = make_check(program(name, **values), limits=limits)
+        ex = gvisor.run(check)
+        out = score(check, ex, RewardConfig(), 0.0)
+    finally:
+        for p in planted:
+            p.unlink(missing_ok=True)
+    assert out.status in GVISOR_ATTACKS[name] and out.reward == 0.0, (out, ex.stdout[-800:], ex.stderr[-800:])
+    for t in values["PATHS"] if name == "write_outside_workdir" else ():
+        assert not os.path.exists(t), t

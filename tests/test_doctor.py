@@ -48,7 +48,7 @@ def test_summary_records_the_isolation_level(tmp_path):
     assert res.exit_code == 0, res.output
     iso = json.loads((tmp_path / "s.json").read_text())["isolation"]
     assert iso["level"] == "full" and iso["mode"] == "root"
-    assert "syscalls refused" in iso["seccomp"]
+    assert "allowlist of" in iso["seccomp"]
 
 
 # -- without root ---------------------------------------------------------------------------

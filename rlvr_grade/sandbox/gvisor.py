@@ -73,6 +73,7 @@ class GvisorBackend(Backend):
         self._bundles: dict[str, str] = {}  # root language -> its bundle's config.json template
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
+        self._seccomp: dict[str, str] | None = None
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
         self._version = ""
@@ -90,6 +91,18 @@ class GvisorBackend(Backend):
             self._version = out.stdout.splitlines()[0] if out.stdout else ""
         except (OSError, subprocess.SubprocessError):
             self._version = ""
+        # The local backend's syscall allowlist, loaded by the runner inside before candidate code:
+        # the same policy in both backends (gVisor implements seccomp for what runs in it).
+        import base64
+        import platform
+
+        from rlvr_grade.sandbox import seccomp
+
+        try:
+            program = seccomp.compile_filter().program
+            self._seccomp = {"machine": platform.machine(), "program": base64.b64encode(program).decode()}
+        except seccomp.SeccompUnavailable:
+            self._seccomp = None
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.
         code, out, err = self._runsc_run("python", [self.python, "-I", "-S", "-c", "pass"], b"", timeout=60)
         if code != 0:
@@ -207,7 +220,8 @@ class GvisorBackend(Backend):
         from rlvr_grade.sandbox.zygote import root_language
 
         payload = check.payload()
-        request = json.dumps({"payload": payload, "limits": limits, "token": token, "uid": CHECK_UID}).encode()
+        request = json.dumps({"payload": payload, "limits": limits, "token": token, "uid": CHECK_UID,
+                              "seccomp": self._seccomp}).encode()
         argv = [self.python, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", "-", "--mode", "light"]
         code, out, err = self._runsc_run(root_language(payload), argv, request, check.limits.effective_wall_s + self.grace_s,
                                          int(check.limits.disk_mb))
@@ -251,7 +265,8 @@ class GvisorBackend(Backend):
             "boundary": f"gVisor user-space kernel (runsc run, {self.platform} platform), one sandbox per check",
             "network": "none (--network=none)",
             "filesystem": "allowlisted root (the local backend's), read-only; fresh tmpfs /tmp; gVisor's own /dev and /proc; no /sys",
-            "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers",
+            "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers, "
+                      + ("the local backend's seccomp allowlist" if self._seccomp else "no seccomp filter (libseccomp missing)"),
         }
 
 

@@ -118,7 +118,8 @@ class Zygote:
 
             try:
                 self.filter = seccomp.compile_filter()  # once: loading it per check is ~0.2 ms
-                self.features["seccomp"] = f"{len(self.filter.denied)} syscalls refused"
+                self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
+                                            "clone, prctl, ioctl, fcntl, socket, mknod); everything else refused")
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"
 

@@ -1,0 +1,282 @@
+"""The checks' seccomp filter (sandbox/seccomp.py) is an allowlist: what it lets through must be
+enough for ordinary programs. Each snippet below is honest code of a kind tests and solutions
+contain (threads, processes, sqlite with its locks, asyncio, mmap, sockets between the check's
+own processes...); every one must pass in the real sandbox with the filter, on both set-up
+paths. The refusals themselves are attacks: tests/adversarial and test_adversarial.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from rlvr_grade.harness.splitting import assert_ids
+from rlvr_grade.scoring import RewardConfig, score
+from rlvr_grade.types import Check, Limits
+from tests.conftest import requires_root
+
+pytestmark = requires_root
+
+ORDINARY = {
+    "sqlite_wal_with_locks": """
+import sqlite3
+c = sqlite3.connect('/tmp/x.db')
+c.execute('PRAGMA journal_mode=WAL')
+c.execute('create table t(a)')
+c.executemany('insert into t values (?)', [(i,) for i in range(100)])
+c.commit()
+d = sqlite3.connect('/tmp/x.db')
+ok = d.execute('select count(*) from t').fetchone() == (100,)
+""",
+    "file_locks_on_own_files": """
+import fcntl, os
+fh = open('/tmp/lock', 'w')
+fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+fcntl.lockf(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+fcntl.flock(fh, fcntl.LOCK_UN)
+ok = fcntl.fcntl(fh, fcntl.F_GETFD) & fcntl.FD_CLOEXEC == fcntl.FD_CLOEXEC
+""",
+    "multiprocessing_pool_queue_shared_memory": """
+import multiprocessing as mp
+from multiprocessing import shared_memory
+def sq(x):
+    return x * x
+with mp.Pool(2) as p:
+    r = p.map(sq, range(10))
+q = mp.Queue()
+pr = mp.Process(target=q.put, args=(42,))
+pr.start(); pr.join()
+shm = shared_memory.SharedMemory(create=True, size=64)
+shm.buf[0] = 7
+other = shared_memory.SharedMemory(name=shm.name)
+v = other.buf[0]
+other.close(); shm.close(); shm.unlink()
+ok = r[3] == 9 and q.get(timeout=5) == 42 and v == 7
+""",
+    "threads_and_executors": """
+import threading, concurrent.futures as cf
+lock, ev, out = threading.Lock(), threading.Event(), []
+def work(i):
+    with lock:
+        out.append(i)
+    return i
+with cf.ThreadPoolExecutor(4) as ex:
+    r = sum(ex.map(work, range(20)))
+with cf.ProcessPoolExecutor(2) as ex:
+    p = sum(ex.map(abs, range(-5, 0)))
+t = threading.Timer(0.01, ev.set); t.start(); ev.wait(5)
+ok = r == 190 and p == 15 and ev.is_set() and len(out) == 20
+""",
+    "asyncio_tasks_streams_subprocess": """
+import asyncio, sys, socket
+async def main():
+    r = await asyncio.gather(*(asyncio.sleep(0.01, result=i) for i in range(5)))
+    proc = await asyncio.create_subprocess_exec(sys.executable, '-c', 'print(6 * 7)', stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    a, b = socket.socketpair()
+    reader, writer = await asyncio.open_connection(sock=a)
+    b.sendall(b'hi\\n')
+    line = await reader.readline()
+    writer.close()
+    b.close()
+    x = await asyncio.get_running_loop().run_in_executor(None, sum, [1, 2])
+    return r, out, line, x
+r, out, line, x = asyncio.run(main())
+ok = r == [0, 1, 2, 3, 4] and out.strip() == b'42' and line == b'hi\\n' and x == 3
+""",
+    "subprocess_pipes": """
+import subprocess, sys
+p = subprocess.run([sys.executable, '-c', 'import sys; print(sys.stdin.read().upper())'], input='abc',
+                   capture_output=True, text=True, timeout=30)
+ok = p.returncode == 0 and p.stdout.strip() == 'ABC'
+""",
+    "files_dirs_links_and_copies": """
+import os, shutil, tempfile, pathlib, gzip, zipfile, tarfile
+d = tempfile.mkdtemp()
+p = pathlib.Path(d, 'a.txt'); p.write_text('x' * 1000)
+os.link(p, pathlib.Path(d, 'hard')); os.symlink(p, pathlib.Path(d, 'soft'))
+shutil.copy(p, pathlib.Path(d, 'b.txt')); shutil.copytree(d, d + '2', symlinks=True)
+os.rename(pathlib.Path(d, 'b.txt'), pathlib.Path(d, 'c.txt')); os.chmod(pathlib.Path(d, 'c.txt'), 0o600)
+os.utime(p, (1e9, 1e9)); os.truncate(pathlib.Path(d, 'c.txt'), 10)
+with gzip.open(pathlib.Path(d, 'z.gz'), 'wt') as fh:
+    fh.write('hi')
+with zipfile.ZipFile(pathlib.Path(d, 'z.zip'), 'w') as z:
+    z.write(p, 'a.txt')
+with tarfile.open(pathlib.Path(d, 't.tar'), 'w') as t:
+    t.add(p, 'a.txt')
+with tempfile.NamedTemporaryFile() as f:
+    f.write(b'1'); f.flush(); os.fsync(f.fileno())
+st = os.statvfs('/tmp')
+names = sorted(x.name for x in pathlib.Path(d).iterdir())
+shutil.rmtree(d + '2')
+ok = os.readlink(pathlib.Path(d, 'soft')) == str(p) and st.f_bsize > 0 and 'hard' in names and os.path.getsize(pathlib.Path(d, 'c.txt')) == 10
+""",
+    "fifo_select_poll_epoll": """
+import os, select, fcntl
+os.mkfifo('/tmp/f')
+r = os.open('/tmp/f', os.O_RDONLY | os.O_NONBLOCK)
+w = os.open('/tmp/f', os.O_WRONLY)
+os.write(w, b'x')
+a = select.select([r], [], [], 1)[0]
+p = select.poll(); p.register(r, select.POLLIN)
+e = select.epoll(); e.register(r, select.EPOLLIN)
+pr, pw = os.pipe(); os.set_blocking(pr, False)
+flags = fcntl.fcntl(pr, fcntl.F_GETFL)
+ok = a == [r] and p.poll(1000) and e.poll(1) and os.read(r, 1) == b'x' and flags & os.O_NONBLOCK
+""",
+    "mmap_anonymous_and_file": """
+import mmap
+m = mmap.mmap(-1, 1 << 20); m[:5] = b'hello'; m.madvise(mmap.MADV_DONTNEED) if hasattr(m, 'madvise') else None
+with open('/tmp/m', 'wb') as fh:
+    fh.write(b'\\0' * 4096)
+with open('/tmp/m', 'r+b') as fh:
+    mm = mmap.mmap(fh.fileno(), 4096); mm[0:3] = b'abc'; mm.flush(); mm.resize(8192); mm.close()
+ok = open('/tmp/m', 'rb').read(3) == b'abc'
+""",
+    "signals_timers_sleep": """
+import signal, time, os
+hits = []
+signal.signal(signal.SIGALRM, lambda *a: hits.append(1))
+signal.setitimer(signal.ITIMER_REAL, 0.01)
+time.sleep(0.1)
+signal.alarm(0)
+os.kill(os.getpid(), signal.SIGUSR1) if signal.signal(signal.SIGUSR1, lambda *a: hits.append(2)) is not None else None
+t0 = time.process_time(); sum(range(10 ** 5)); cpu = time.process_time() - t0
+ok = 1 in hits and 2 in hits and cpu >= 0 and time.thread_time() >= 0 and time.monotonic() > 0
+""",
+    "unix_sockets_between_own_processes": """
+import socket, os, threading
+srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); srv.bind('/tmp/s.sock'); srv.listen(1)
+def serve():
+    c, _ = srv.accept(); c.sendall(c.recv(10).upper()); c.close()
+t = threading.Thread(target=serve); t.start()
+cl = socket.socket(socket.AF_UNIX); cl.connect('/tmp/s.sock'); cl.sendall(b'ping'); got = cl.recv(10); t.join()
+ab = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); ab.bind('\\0rlvr-abstract-' + str(os.getpid()))
+ok = got == b'PING'
+""",
+    "identity_time_random_and_resources": """
+import os, pwd, getpass, resource, random, secrets, uuid, hashlib, datetime, zoneinfo, locale, platform
+u = getpass.getuser(); home = pwd.getpwuid(os.getuid()).pw_dir
+ru = resource.getrusage(resource.RUSAGE_SELF); t = os.times()
+tz = datetime.datetime(2024, 1, 1, tzinfo=zoneinfo.ZoneInfo('Europe/Paris')).utcoffset()
+locale.setlocale(locale.LC_ALL, '')
+ok = (u == 'rlvr' and home == '/tmp/w' and ru.ru_maxrss > 0 and t.user >= 0 and len(os.urandom(8)) == 8
+      and len(secrets.token_hex(4)) == 8 and uuid.uuid4().version == 4 and tz.total_seconds() == 3600
+      and os.cpu_count() >= 1 and len(os.sched_getaffinity(0)) >= 1 and platform.system() == 'Linux'
+      and hashlib.sha256(b'').hexdigest().startswith('e3b0') and random.random() < 1)
+""",
+    "fork_wait_and_process_groups": """
+import os, signal
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    os._exit(3)
+_, status = os.waitpid(pid, 0)
+os.kill(os.getpid(), 0)
+ok = os.waitstatus_to_exitcode(status) == 3 and os.getpgid(0) > 0 and os.getsid(0) > 0
+""",
+    "numpy_with_threads": """
+import numpy as np
+a = np.arange(40000, dtype=np.float64).reshape(200, 200)
+b = a @ a.T
+ok = b.shape == (200, 200) and float(np.linalg.norm(np.eye(3))) > 1.7
+""",
+}
+
+
+def _check(source: str) -> Check:
+    tests = "assert ok\n"
+    return Check(style="asserts", program=source, tests=tests, expected_tests=tuple(assert_ids(tests)),
+                 limits=Limits(cpu_s=20.0, wall_s=60.0, memory_mb=1024, processes=64))
+
+
+@pytest.fixture(scope="module", params=["c", "python"])
+def backend(request):
+    from rlvr_grade.sandbox.local import LocalBackend
+    from rlvr_grade.sandbox.zygote import _c_setup
+
+    if request.param == "c" and _c_setup() is None:
+        pytest.skip("sandbox/_child.c is not built here")
+    b = LocalBackend(concurrency=2, c_setup=request.param == "c")
+    b.start()
+    yield b
+    b.close()
+
+
+@pytest.mark.parametrize("name", sorted(ORDINARY))
+def test_ordinary_programs_run_under_the_filter(backend, name):
+    check = _check(ORDINARY[name])
+    ex = backend.run(check)
+    out = score(check, ex, RewardConfig(), 0.0)
+    assert (out.status, out.reward) == ("pass", 1.0), (out, ex.stdout[-1000:], ex.stderr[-1500:])
+
+
+ARGUMENT_PROBE = r"""
+import ctypes, errno, fcntl, os, socket, json, sys
+libc = ctypes.CDLL(None, use_errno=True)
+
+def call(fn, *args):
+    r = fn(*args)
+    return 0 if r >= 0 else ctypes.get_errno()
+
+out = {}
+out["dumpable_0"] = call(libc.prctl, 4, 0, 0, 0, 0)
+out["dumpable_1"] = call(libc.prctl, 4, 1, 0, 0, 0)
+out["set_name"] = call(libc.prctl, 15, ctypes.c_char_p(b"x"), 0, 0, 0)
+out["set_ptracer"] = call(libc.prctl, 0x59616d61, 0, 0, 0, 0)
+out["set_mm"] = call(libc.prctl, 35, 0, 0, 0, 0)
+r, w = os.pipe()
+out["tcgets"] = call(libc.ioctl, r, ctypes.c_ulong(0x5401), ctypes.create_string_buffer(64))
+out["tiocsti"] = call(libc.ioctl, r, ctypes.c_ulong(0x5412), ctypes.c_char_p(b"x"))
+out["fionread"] = call(libc.ioctl, r, ctypes.c_ulong(0x541B), ctypes.byref(ctypes.c_int()))
+out["f_getfl"] = call(libc.fcntl, r, 3, 0)
+out["f_setpipe_sz"] = call(libc.fcntl, r, 1031, 1 << 20)
+out["f_notify"] = call(libc.fcntl, r, 1026, 1)
+out["f_setown"] = call(libc.fcntl, r, 8, os.getpid())
+out["clone_newuser"] = call(libc.syscall, 56, ctypes.c_long(0x10000000 | 17), 0, 0, 0, 0)
+out["socket_inet"] = call(libc.socket, 2, 1, 0)
+out["socket_unix"] = call(libc.socket, 1, 1, 0)
+out["mkfifo"] = call(libc.mknod, b"/tmp/rlvr-seccomp-fifo-%d" % os.getpid(), 0o010600, 0)
+out["mknod_char"] = call(libc.mknod, b"/tmp/rlvr-seccomp-char-%d" % os.getpid(), 0o020600, os.makedev(1, 3))
+out["inotify"] = call(libc.inotify_init1, 0)
+out["mincore"] = call(libc.syscall, 27, 0, 0, 0)
+out["unknown_new_call"] = call(libc.syscall, 461, 0, 0, 0)
+pid = os.fork()
+if pid == 0:
+    os._exit(7)
+out["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+for p in ("fifo", "char"):
+    try:
+        os.unlink("/tmp/rlvr-seccomp-%s-%d" % (p, os.getpid()))
+    except OSError:
+        pass
+print(json.dumps(out))
+"""
+
+
+def test_the_filter_checks_arguments_where_a_call_is_needed_but_not_every_use():
+    """Loaded in a plain child process (no sandbox around it), so what answers is the filter."""
+    import errno
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from rlvr_grade.sandbox import seccomp
+
+    prog = seccomp.compile_filter().program
+    loader = (f"import ctypes, sys\nfrom rlvr_grade.sandbox import seccomp, linux\n"
+              f"linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)\n"
+              f"seccomp.Filter(program=bytes.fromhex({prog.hex()!r}), allowed=()).load()\n"
+              f"exec(compile({ARGUMENT_PROBE!r}, 'probe', 'exec'))\n")
+    res = subprocess.run([sys.executable, "-c", loader], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(seccomp.__file__)) + "/.."})
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    allowed = ("dumpable_0", "set_name", "f_getfl", "socket_unix", "mkfifo")
+    assert {k: out[k] for k in allowed} == dict.fromkeys(allowed, 0), out
+    assert out["tcgets"] == errno.ENOTTY and out["fionread"] == 0  # reached the kernel: a pipe is no tty
+    assert out["fork"] == 7
+    for name in ("dumpable_1", "set_ptracer", "set_mm", "tiocsti", "f_setpipe_sz", "f_notify", "f_setown",
+                 "mknod_char", "inotify", "mincore", "unknown_new_call"):
+        assert out[name] in (errno.ENOSYS, errno.EPERM), (name, out[name])
+    assert out["clone_newuser"] == errno.EPERM
+    assert out["socket_inet"] == errno.EAFNOSUPPORT
