@@ -149,6 +149,7 @@ class StrictRewriter(ast.NodeTransformer):
 
     def __init__(self) -> None:
         self.in_assert = 0
+        self.asserting = [True]  # module level decides
         self.handled = 0  # inside a `try` (or `with ...raises(...)`) of the test that handles a failed assert
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
@@ -194,9 +195,25 @@ class StrictRewriter(ast.NodeTransformer):
     visit_AsyncWith = visit_With  # type: ignore[assignment]
 
     # Lambdas and comprehensions inside an assert still belong to the assert's expression.
+    def _deciding(self) -> bool:
+        """Inside an assert, at module level, or in a function that asserts (evalplus's
+        `assertion` computes `exact_match = out == exp` before asserting it). A function
+        without an assert (a reference implementation in the tests, which HumanEval+'s
+        /130 runs ~10M operations of) keeps Python's operators: rewriting it cost 12x."""
+        return self.in_assert > 0 or self.asserting[-1]
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self.asserting.append(any(type(n) is ast.Assert for n in ast.walk(node)))
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.asserting.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
-        if not all(isinstance(op, _CMP_OPS) for op in node.ops):
+        if not self._deciding() or not all(isinstance(op, _CMP_OPS) for op in node.ops):
             return node
         idxs = [_CMP_OPS.index(type(op)) for op in node.ops]
         if len(idxs) == 1:
@@ -211,7 +228,7 @@ class StrictRewriter(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        if not isinstance(node.op, _BIN_OPS):
+        if not self._deciding() or not isinstance(node.op, _BIN_OPS):
             return node
         idx = _BIN_OPS.index(type(node.op))
         new = ast.Call(func=helper_ref(OP), args=[ast.Constant(idx), node.left, node.right], keywords=[])
@@ -225,6 +242,8 @@ class StrictRewriter(ast.NodeTransformer):
             # may stand for an expected value with a tolerance (a candidate's own approx with
             # abs=1e300 equals anything)
             return _located(ast.Call(func=helper_ref(APPROX), args=[node], keywords=[]), node)
+        if not self._deciding():
+            return node
         if (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == "self" and node.func.attr in UNITTEST_METHODS):
             # `self.assertEqual(a, b)` in a TestCase: the strict implementation, whatever the
@@ -948,6 +967,23 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         if _type(module) is module_type:
             pristine_modules[_id(module)] = (module, _dict(_object_getattribute(module, "__dict__")))
 
+    def someones(x: Any, depth: int = 0) -> bool:
+        """Whether x is, or holds, an object of a class written in Python (the candidate's or
+        the tests'), whose methods a library function would run: C objects (an open file, a
+        socket) run nobody's code."""
+        t = _type(x)
+        if depth > 50:
+            return True
+        if t in scalar_types:
+            return False
+        if t is _list or t is _tuple or t is _set or t is _frozenset or t is deque:
+            return _any(someones(v, depth + 1) for v in x)
+        if t is _dict or t is OrderedDict:
+            return _any(someones(k, depth + 1) or someones(v, depth + 1) for k, v in dict_items(x))
+        if numpy_kind(t) == "array":
+            return x.dtype.kind == "O" and someones(x.tolist(), depth + 1)
+        return is_heap(t) and kind(x) is UNTRUSTED
+
     def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         """`owner.name(...)` as the tests wrote it (`np.allclose(out, exp)`, `x.append(y)`).
         A module's function is the one it had before the candidate ran (a candidate that patches
@@ -976,7 +1012,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         if _all(_type(a) in scalar_types for a in args) and _all(_type(v) in scalar_types for v in kwargs.values()):
             return f(*args, **kwargs)  # nothing but plain scalars: nobody's methods run
         values = [reduce(a) for a in args] + [reduce(v) for v in kwargs.values()]
-        if _any(not trusted(v) for v in values) and _any(trusted(v) and not neutral(v) for v in values):
+        if _any(someones(v) for v in values) and _any(trusted(v) and not neutral(v) for v in values):
             msg = f"{getattr_(f, '__name__', _type(f).__name__)}() given an object the grader does not trust and a value to compare it with"
             log(("fail", "hard", 0, "failed", msg))
             raise mismatch(msg)
