@@ -203,7 +203,8 @@ class StrictRewriter(ast.NodeTransformer):
         return self.in_assert > 0 or self.asserting[-1]
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        self.asserting.append(any(type(n) is ast.Assert for n in ast.walk(node)))
+        self.asserting.append(any(type(n) is ast.Assert or (
+            type(n) is ast.Attribute and n.attr in UNITTEST_METHODS) for n in ast.walk(node)))
         try:
             return self.generic_visit(node)
         finally:
@@ -242,14 +243,14 @@ class StrictRewriter(ast.NodeTransformer):
             # may stand for an expected value with a tolerance (a candidate's own approx with
             # abs=1e300 equals anything)
             return _located(ast.Call(func=helper_ref(APPROX), args=[node], keywords=[]), node)
-        if not self._deciding():
-            return node
         if (isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == "self" and node.func.attr in UNITTEST_METHODS):
             # `self.assertEqual(a, b)` in a TestCase: the strict implementation, whatever the
             # instance's attributes have become (the candidate can reach the instance)
             args = [node.func.value, ast.Constant(node.func.attr), *node.args]
             return _located(ast.Call(func=helper_ref(UNITTEST), args=args, keywords=node.keywords), node)
+        if not self._deciding():
+            return node
         if isinstance(node.func, ast.Attribute):
             # `np.allclose(out, exp)`: a library function handed the candidate's object and the
             # expected value lets the object's own methods (__sub__, __array__ ...) see and
