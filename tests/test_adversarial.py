@@ -527,6 +527,50 @@ def test_a_killed_worker_takes_its_running_check_down(host):
         backend.close()
 
 
+# -- channels between checks ------------------------------------------------------------------
+def test_locks_on_shared_files_carry_nothing_between_concurrent_checks(sandbox):
+    """Two checks at once on two slots: one holds flock, POSIX and OFD locks on files every
+    check's root shares; the other must not see any of them (each worker's overlays have their
+    own inodes; with bind mounts both would lock the host's inode)."""
+    sender: dict = {}
+
+    def send() -> None:
+        sender["ex"] = sandbox.backend.run(make_check(program("lock_sender", HOLD_S="4"), "assert not escaped()\n",
+                                                      Limits(cpu_s=2.0, wall_s=10.0)))
+
+    t = threading.Thread(target=send)
+    t.start()
+    try:
+        threading.Event().wait(1.0)  # the sender takes its locks first
+        ex, out = sandbox.run(program("lock_receiver", LOOK_S="2"), Limits(cpu_s=4.0, wall_s=10.0))
+    finally:
+        t.join()
+    assert "holding [(" in sender["ex"].stdout, sender["ex"].stdout  # it did lock something
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-500:])
+    assert "seen []" in ex.stdout
+    sandbox.assert_clean_and_alive()
+
+
+def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path):
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    backend = LocalBackend(concurrency=1, c_setup=setup_path == "c")
+    backend.start()
+    try:
+        mark = uuid.uuid4().hex[:10]
+        first = make_check(program("leave_slot_traces", MARK=mark), "assert not escaped()\n",
+                           Limits(cpu_s=2.0, wall_s=8.0, memory_mb=128, processes=16))
+        ex1 = backend.run(first)
+        assert "forked" in ex1.stdout, ex1.stderr[-500:]
+        check = make_check(program("read_slot_traces", MARK=mark))
+        ex2 = backend.run(check)
+        out = score(check, ex2, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0), (out, ex2.stdout[-500:])
+        assert "found []" in ex2.stdout
+    finally:
+        backend.close()
+
+
 # -- the same attacks against the gVisor backend ----------------------------------------------
 # What the gVisor backend shows a check is its own sandbox kernel's: its /dev (with the
 # sandbox's own ptys) and /proc (meminfo, stat of that kernel) hold nothing of the host or of

@@ -500,3 +500,20 @@ def test_the_lean_worker_does_not_load_threading_or_shutil():
             "print(sorted(m for m in ('threading', 'shutil', 'bz2', 'lzma') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-s", "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_checks_peak_memory_is_its_own_never_an_earlier_checks_of_the_slot(tmp_path):
+    """cgroup v2's memory.peak is the slot's since it was made (no reset on every kernel): a
+    check is reported with it only when it raised it (SlotCgroup.peak_mark/peak_since)."""
+    from rlvr_grade.sandbox.cgroups import SlotCgroup
+
+    cg = SlotCgroup.__new__(SlotCgroup)
+    cg.version, cg.memory_dir = 2, str(tmp_path)
+    (tmp_path / "memory.peak").write_text(str(500 << 20))  # an earlier check's 500 MiB
+    mark = cg.peak_mark()
+    assert cg.peak_since(mark) == 0  # this check used less: its own rusage tells
+    (tmp_path / "memory.peak").write_text(str(600 << 20))
+    assert cg.peak_since(mark) == 600 << 20
+    cg.version = 1  # v1: configure() resets max_usage_in_bytes before each check
+    (tmp_path / "memory.max_usage_in_bytes").write_text(str(7 << 20))
+    assert cg.peak_mark() == 0 and cg.peak_since(0) == 7 << 20

@@ -179,6 +179,18 @@ class SlotCgroup:
                 return 0
         return 0
 
+    def peak_mark(self) -> int:
+        """Taken before a check, for peak_since. cgroup v1's peak was reset by configure() (0);
+        v2's memory.peak cannot be reset on every kernel, so the previous checks' peak is the
+        mark a check must beat."""
+        return self.peak_bytes() if self.version == 2 else 0
+
+    def peak_since(self, mark: int) -> int:
+        """The slot's peak if the check just run raised it above `mark` (peak_mark), else 0:
+        a check is never reported with the peak of one that ran before it in the slot."""
+        peak = self.peak_bytes()
+        return peak if peak > mark else 0
+
     def peak_bytes(self) -> int:
         name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
         try:

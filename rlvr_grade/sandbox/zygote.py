@@ -188,6 +188,7 @@ class Zygote:
             self.cgroup.configure(int(limits["memory_mb"]) << 20, int(limits["processes"]))
             oom_before = self.cgroup.oom_kills()
             cpu_before = self.cgroup.cpu_ns()
+            peak_mark = self.cgroup.peak_mark()
         sys.stdout.flush()
         sys.stderr.flush()
         if not self.cfg.isolate:
@@ -228,7 +229,7 @@ class Zygote:
         if self.cgroup is not None:
             if "sandbox_error" not in result:
                 result["oom"] = self.cgroup.oom_kills() > oom_before
-                result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_bytes() / 2**20)
+                result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_since(peak_mark) / 2**20)
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
         if not self.cfg.isolate:
             import shutil
