@@ -150,7 +150,9 @@ def execution_from_wire(resp: Any, limits: Any) -> "Execution":
     cpu = _number(resp, "cpu_s")
     sig = _int_or_none(resp, "signal")
     limit_hit = None
-    if resp.get("oom") or (phase and phase[0] == "memory"):
+    if resp.get("killed_for_output") is True:  # stopped by the worker itself: nothing after counts
+        limit_hit = "output"
+    elif resp.get("oom") or (phase and phase[0] == "memory"):
         limit_hit = "memory"
     elif cpu >= limits.cpu_s or (sig in (9, 24) and cpu >= limits.cpu_s * 0.95):
         limit_hit = "cpu"

@@ -69,7 +69,16 @@ def _tally(check: Check, ex: Execution) -> tuple[int, int, list[str], bool, bool
     return passed, len(check.expected_tests), msgs, any_fail, any_error
 
 
+def output_limit_error(check: Check) -> str:
+    """The one rule past a check's output cap, for every style: it was stopped at once (the
+    worker kills it: sandbox/zygote.py), and it fails. stdio's per-case OLE is this rule."""
+    return f"output limit exceeded ({check.limits.output_bytes} bytes)"
+
+
 def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
+    if ex.limit_hit == "output":
+        total = len(check.expected) if check.style in ("stdio", "call") else len(check.expected_tests)
+        return "fail", 0, total, output_limit_error(check)
     if check.style in ("stdio", "call"):
         from rlvr_grade.judging import judge  # outputs compared with Check.expected, outside
 
@@ -134,7 +143,7 @@ def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float 
 def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
     status, passed, total, error = verdict(check, ex)
     cases: tuple[str, ...] = ()
-    if check.style in ("stdio", "call"):
+    if check.style in ("stdio", "call") and ex.limit_hit != "output":
         from rlvr_grade.judging import judge
 
         status, passed, total, error, cases = judge(check, ex)

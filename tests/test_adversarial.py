@@ -243,21 +243,36 @@ def test_sleep_forever_hits_the_wall_backstop(sandbox):
     assert ex.limit_hit == "wall"
 
 
-def test_output_flood_is_capped(sandbox):
-    ex, _ = _expect(sandbox, "output_flood", ("fail",))
-    assert ex.output_truncated
+def test_output_flood_is_stopped_at_the_cap(sandbox):
+    ex, out = _expect(sandbox, "output_flood", ("fail",))
+    assert ex.limit_hit == "output" and out.error == f"output limit exceeded ({QUICK.output_bytes} bytes)"
+    assert "wrote everything" not in ex.stdout  # stopped at once, not truncated and left running
     assert len(ex.stdout.encode()) <= QUICK.output_bytes and len(ex.stderr.encode()) <= QUICK.output_bytes
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_a_check_past_its_output_cap_fails_even_if_its_tests_pass(sandbox, stream):
+    # 2 GB written after the tests' own code ran fine: a judge's OLE, never a pass. Stopped at
+    # once: a few pipe-fulls after the cap, not seconds of writing thrown away.
+    source = (f"import sys\nblock = 'x' * (1 << 20)\nfor _ in range(2048):\n    sys.{stream}.write(block)\n"
+              "escaped = lambda: True\n")
+    ex, out = sandbox.run(source, Limits(cpu_s=20.0, wall_s=60.0, output_bytes=1 << 20))
+    assert (out.status, out.reward) == ("fail", 0.0), out
+    assert out.error == "output limit exceeded (1048576 bytes)" and ex.limit_hit == "output"
+    assert ex.cpu_s < 2.0, ex.cpu_s
+    sandbox.assert_clean_and_alive()
 
 
 def test_a_check_that_writes_more_than_its_pipes_hold_runs_to_the_end(sandbox):
     # The worker drains a check's pipes lazily (when it ends, or every 50 ms) and turns eager
     # once a drain finds much. 4 MiB to stdout in one go fills the pipe (1 MiB) and blocks the
     # writer until then; a worker that waited for the end to drain would leave it blocked until
-    # the wall limit, and the check would time out instead of passing.
+    # the wall limit, and the check would time out instead of passing. Under its output cap.
     source = "import sys\nsys.stdout.write('x' * (4 << 20))\nsys.stdout.flush()\nsys.stderr.write('y' * (2 << 20))\ndone = True\n"
-    ex, out = sandbox.run(source.replace("done = True", "escaped = lambda: True"), Limits(cpu_s=2.0, wall_s=8.0))
+    ex, out = sandbox.run(source.replace("done = True", "escaped = lambda: True"),
+                          Limits(cpu_s=2.0, wall_s=8.0, output_bytes=8 << 20))
     assert (out.status, out.reward) == ("pass", 1.0), (out, ex.stderr[-300:])
-    assert ex.output_truncated and ex.wall_s < 4.0
+    assert not ex.output_truncated and len(ex.stdout) == 4 << 20 and ex.wall_s < 4.0
     sandbox.assert_clean_and_alive()
 
 

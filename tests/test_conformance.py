@@ -164,12 +164,13 @@ def test_fork_bomb_is_contained_and_the_next_check_runs(harness):
     assert after.status == "pass", after
 
 
-def test_output_is_capped(harness):
+def test_output_past_the_cap_stops_the_check_and_fails_it(harness):
     flood = "print('x' * 200000)\n" + ADD
-    ex = run_check(harness, flood, "assert add(1, 2) == 3\n")
-    assert ex.output_truncated
-    assert len(ex.stdout) <= LIMITS.output_bytes
-    assert ex.done and all(r.outcome == "passed" for r in ex.records)
+    out = grade(harness, flood, "assert add(1, 2) == 3\n")
+    assert (out.status, out.reward) == ("fail", 0.0)
+    assert out.error == f"output limit exceeded ({LIMITS.output_bytes} bytes)"
+    ex = run_check(harness, "print('x' * 4000)\n" + ADD, "assert add(1, 2) == 3\n")  # under it: untouched
+    assert not ex.output_truncated and ex.done and all(r.outcome == "passed" for r in ex.records)
 
 
 def test_files_do_not_survive_between_checks(harness):

@@ -45,6 +45,7 @@ class CaseRun:
     signal: int | None
     extra: bytes = b""  # the call style's private result pipe
     wall_s: float | None = None  # the wall limit that stopped it, when that (not CPU) did
+    output_cap: int = 0  # the stdout cap it ran with (named in an OLE)
 
 
 def harden_parent() -> None:
@@ -203,7 +204,8 @@ def run_process(
     # Stopped by our wall deadline without spending its CPU limit: it waited (sleep, a blocking
     # read, a full pipe), which the message should say rather than blame the CPU.
     by_wall = wall_s if verdict == "TLE" and killed and cpu < cpu_s * 0.95 else None
-    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"", by_wall)
+    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"", by_wall,
+                   output_cap)
 
 
 def _kill_group(pid: int) -> None:
@@ -226,7 +228,8 @@ def describe(run: CaseRun, cpu_limit: float) -> str:
     if run.verdict == "TLE":
         return f"TLE: over the {cpu_limit:g}s CPU limit per case"
     if run.verdict == "OLE":
-        return "OLE: output limit exceeded"
+        # The same rule as a whole check's (scoring.output_limit_error), for one case's stdout.
+        return f"OLE: output limit exceeded ({run.output_cap} bytes)"
     if run.verdict == "MLE":
         return "MLE: memory limit exceeded" + (f" ({_tail(run.stderr)})" if run.stderr else "")
     if run.verdict == "RE":

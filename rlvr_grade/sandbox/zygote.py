@@ -266,6 +266,7 @@ class Zygote:
         if setup_r is not None:
             bufs[setup_r], caps[setup_r] = bytearray(), SETUP_CAP
         truncated = False
+        killed_for_output = False
         open_fds = set(bufs)
         for fd in open_fds:
             os.set_blocking(fd, False)
@@ -324,7 +325,14 @@ class Zygote:
                         if room > 0:
                             bufs[fd] += chunk[:room]
                         if len(chunk) > room and fd in (out_r, err_r):
-                            truncated = True  # keep draining so the writer never blocks on a full pipe
+                            # Past the output cap the check is stopped at once (a judge's OLE),
+                            # not left writing while the grader throws its output away.
+                            truncated = True
+                            if not killed_for_output:
+                                killed_for_output = True  # over the cap: failed, ended or not
+                                if not exited:
+                                    os.kill(pid, signal.SIGKILL)
+                                    next_cpu_look = deadline = float("inf")
                 if not open_fds:
                     break
                 next_drain = now + DRAIN_S
@@ -379,6 +387,7 @@ class Zygote:
             "killed_for_wall": killed_for_wall,
             "killed_for_cpu": killed_for_cpu,
             "output_truncated": truncated,
+            "killed_for_output": killed_for_output,
             "records": records,
             "done": done,
             "phase": phase,
