@@ -44,6 +44,32 @@ def test_score_help_groups_its_options_by_what_a_user_decides():
     assert "--timeout" in limits and "--memory" in limits and "--concurrency" in limits and "--reward" not in limits
 
 
+def _all_commands(group, path=()):
+    """(path, click command) for every command and subcommand of the app."""
+    for name, cmd in group.commands.items():
+        yield (*path, name), cmd
+        if hasattr(cmd, "commands"):
+            yield from _all_commands(cmd, (*path, name))
+
+
+def test_help_texts_reflow_a_line_break_only_ends_a_paragraph():
+    # rich prints a help text's line breaks as they are: a sentence broken across source lines
+    # comes out ragged ("per-group histogram —\n the same numbers"). One line per paragraph.
+    import inspect
+
+    import typer
+
+    root = typer.main.get_command(app)
+    texts = [("rlvr-grade", root.help or "")]
+    for path, cmd in _all_commands(root):
+        texts += [(" ".join(path), cmd.help or ""), (" ".join(path) + " epilog", cmd.epilog or "")]
+        texts += [(f"{' '.join(path)} {p.name}", getattr(p, "help", None) or "") for p in cmd.params]
+    ragged = [(where, para) for where, text in texts for para in inspect.cleandoc(text).split("\n\n") if "\n" in para]
+    assert not ragged, ragged
+    flow = " ".join(help_of("summary").split())
+    assert "per-group histogram — the same numbers `score` reports" in flow
+
+
 def test_options_shared_by_commands_are_declared_once():
     def line(text: str, flag: str) -> str:
         return " ".join(next(x for x in text.splitlines() if x.startswith("│") and re.search(rf"{flag}\b", x)).split())

@@ -33,6 +33,20 @@ Results are cached by content hash, so a rerun (or a resumed, interrupted run) e
 
 CI: --fail-under, --baseline with --fail-on-regression, --junit-xml; under GitHub Actions (GITHUB_ACTIONS=true) a ::notice::/::error:: line and a table in $GITHUB_STEP_SUMMARY."""
 
+# Help texts hold one line per paragraph: rich prints a line break inside a paragraph as it is,
+# so a sentence broken across source lines would come out ragged (tests/test_cli.py checks).
+SUMMARY_HELP = "Summarize an already-scored file: pass rate, pass@k, statuses, per-group histogram — the same numbers `score` reports, computed the same way."
+
+FILTER_HELP = """Keep rows, or whole groups, of a scored file by reward, status, flags and per-group pass rate; print what was kept and why on stderr.
+
+Group rules are decided over all of a group's rows, then row rules pick rows within the kept groups. Unscored input is graded first, with the Input, Grading and Limits options."""
+
+DOCTOR_HELP = """Run a probe check in the local sandbox; report each protection as active or not, and why.
+
+Why a protection can be off: not root, no user namespaces, no cgroup controller, an old kernel, no libseccomp.
+
+Exit codes: 0 the probe ran; 1 with --require-full and a protection is off; 3 the sandbox could not start at all."""
+
 
 @app.command(help=SCORE_HELP, epilog=EXIT_CODES)
 @uses(columns=Columns, grading=Grading, limits=Limits, sandbox=Backend, reports=Reports)
@@ -67,15 +81,13 @@ def score(
     reports.finish(collected.finish(summary.to_dict()), base, table=not quiet)
 
 
-@app.command(epilog=EXIT_CODES)
+@app.command(help=SUMMARY_HELP, epilog=EXIT_CODES)
 @uses(columns=Columns.only("group_col", "id_col", "preset"), reports=Reports)
 def summary(
     input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet) as `score -o` wrote it."),
     as_json: bool = json_option("the summary instead of a table"),
     *, columns: Columns, reports: Reports,
 ) -> None:
-    """Summarize an already-scored file: pass rate, pass@k, statuses, per-group histogram —
-    the same numbers `score` reports, computed the same way."""
     from rlvr_grade.reports import summarize_scored
 
     checks = columns.resolved()
@@ -84,7 +96,7 @@ def summary(
     reports.finish(data, base, table=True, as_json=as_json)
 
 
-@app.command(name="filter", epilog=EXIT_CODES)
+@app.command(name="filter", help=FILTER_HELP, epilog=EXIT_CODES)
 @uses(keep=Keep, columns=Columns.only("group_col", "completion_col", "tests_col", "preset"),
       grading=Grading.only("reward"), limits=Limits.only("concurrency", "timeout", "memory"))
 def filter_rows(
@@ -95,10 +107,6 @@ def filter_rows(
     quiet: bool = quiet_option("Do not print what was kept."),
     *, keep: Keep, columns: Columns, grading: Grading, limits: Limits,
 ) -> None:
-    """Keep rows, or whole groups, of a scored file by reward, status, flags and per-group
-    pass rate; print what was kept and why on stderr. Group rules are decided over all of a
-    group's rows, then row rules pick rows within the kept groups. Unscored input is graded
-    first, with the Input, Grading and Limits options."""
     from rlvr_grade import console
     from rlvr_grade.filtering import filter_file
 
@@ -111,17 +119,12 @@ def filter_rows(
             console.err.print(line, markup=False, highlight=False)
 
 
-@app.command()
+@app.command(help=DOCTOR_HELP)
 def doctor(
     as_json: bool = json_option("the report"),
     require_full: bool = typer.Option(False, "--require-full", help="Exit 1 unless every protection is active."),
     verbose: bool = verbose_option(),
 ) -> None:
-    """Run a probe check in the local sandbox; report each protection as active or not, and why.
-
-    Why not: not root, no user namespaces, no cgroup controller, old kernel, no libseccomp.
-    Exit codes: 0 the probe ran; 1 with --require-full and a protection is off; 3 the sandbox
-    could not start at all."""
     from rlvr_grade import languages
     from rlvr_grade.doctor import diagnose
 
