@@ -1,5 +1,5 @@
 """`make bench`: rlvr-grade side by side with its baselines, measured in one run on the same
-rollouts. Prints a table, writes bench/results/latest.json (and latest.md for the README).
+rollouts. Prints a table, writes bench/results/latest.json (and latest.md, the tables docs/benchmarks.md quotes).
 
     python bench/run.py                 # full run (a few minutes on 2 cores)
     python bench/run.py --quick         # one repeat, small samples: a smoke test
