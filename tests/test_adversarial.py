@@ -50,12 +50,17 @@ def make_check(source: str, tests: str = TESTS, limits: Limits = QUICK) -> Check
 
 class Host:
     """Secrets planted where the grader keeps its own files: its home (HOME points at a
-    throwaway directory), its working directory, and its environment."""
+    throwaway directory), its working directory, and its environment. The grader's working
+    directory is a throwaway one too (the tests chdir there for the module): a run killed
+    before its cleanup leaves its plants under /var/tmp, never in the checkout."""
 
     def __init__(self) -> None:
         self.home = Path(tempfile.mkdtemp(prefix="rlvr-adv-home-", dir="/var/tmp"))
         (self.home / ".netrc").write_text(f"machine example.com password {SECRET}\n")
-        self.cwd_secret = Path(os.getcwd()) / f".rlvr-adv-secret-{os.getpid()}"
+        self.old_cwd = os.getcwd()
+        self.cwd = Path(tempfile.mkdtemp(prefix="rlvr-adv-cwd-", dir="/var/tmp"))
+        os.chdir(self.cwd)
+        self.cwd_secret = self.cwd / f".rlvr-adv-secret-{os.getpid()}"
         self.cwd_secret.write_text(SECRET)
         self.outside = Path(tempfile.mkdtemp(prefix="rlvr-adv-outside-", dir="/var/tmp"))
 
@@ -64,9 +69,9 @@ class Host:
         return [str(self.home / ".netrc"), str(self.cwd_secret), "/root/.netrc"]
 
     def cleanup(self) -> None:
-        shutil.rmtree(self.home, ignore_errors=True)
-        shutil.rmtree(self.outside, ignore_errors=True)
-        self.cwd_secret.unlink(missing_ok=True)
+        os.chdir(self.old_cwd)
+        for d in (self.home, self.outside, self.cwd):
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def _mount_count() -> int:
@@ -389,7 +394,7 @@ def test_input_file_and_grader_cwd_are_hidden_through_score_file(tmp_path, host)
     data = Path(tempfile.mkdtemp(prefix="rlvr-adv-input-", dir="/var/tmp"))
     try:
         src = data / "rollouts.jsonl"
-        probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), os.path.abspath("pyproject.toml")],
+        probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), str(Path(__file__).resolve().parents[1] / "pyproject.toml")],
                         SECRET=SECRET, GRADER_PID=os.getpid())
         src.write_text(json.dumps({"completion": probe, "tests": TESTS, "answer_key": SECRET}) + "\n")
         out = data / "scored.jsonl"
