@@ -41,6 +41,7 @@ class Report:
     isolation: dict[str, Any] = field(default_factory=dict)
     score_refuses: bool = False
     root: tuple[str, ...] = ()
+    planted: tuple[str, ...] = ()  # files planted outside the root for the probe, each found absent
 
     @property
     def all_active(self) -> bool:
@@ -54,6 +55,7 @@ class Report:
             "host": self.host,
             "isolation": self.isolation,
             "root": list(self.root),
+            "planted_and_absent": list(self.planted),
         }
 
     def to_json(self) -> str:
@@ -109,7 +111,7 @@ for path in ("/rlvr-doctor-probe", "/etc/rlvr-doctor-probe", "/usr/rlvr-doctor-p
         os.unlink(path)
     except OSError as e:
         r["writes"][path] = errno.errorcode.get(e.errno, str(e.errno))
-for name in ("CPU", "FSIZE", "NPROC", "CORE", "AS"):
+for name in ("CPU", "FSIZE", "NPROC", "NOFILE", "CORE", "AS"):
     r["rlimits"][name] = resource.getrlimit(getattr(resource, "RLIMIT_" + name))
 r["cgroup"] = open("/proc/self/cgroup").read().splitlines()
 r["secrets"] = {}
@@ -221,7 +223,10 @@ def diagnose(mode: str = "auto") -> Report:
 
     facts = _host_facts()
     token = "TOKEN-" + uuid.uuid4().hex
-    planted = tempfile.mkdtemp(prefix="rlvr-doctor-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
+    # A data folder of the grader's (datasets, answers) that nothing lists: not hidden by name,
+    # absent because the root is an allowlist.
+    planted = tempfile.mkdtemp(prefix="rlvr-doctor-data-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None)
+    os.chmod(planted, 0o755)
     secret = os.path.join(planted, "grader-secret.txt")
     with open(secret, "w") as fh:
         fh.write(token)
@@ -233,7 +238,7 @@ def diagnose(mode: str = "auto") -> Report:
     program = (PROBE.replace("PORT", str(listener.port)).replace("SECRETS", repr([secret]))
                .replace("PLANTED", repr([secret, *planted_elsewhere]))
                .replace("GRADER_PID", str(os.getpid())))
-    backend = LocalBackend(concurrency=1, hide=[planted], allow_unisolated=True, mode=mode)
+    backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode)
     try:
         backend.start()
         tests = "assert True\n"
@@ -258,8 +263,9 @@ def diagnose(mode: str = "auto") -> Report:
     protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd, expected_top)
     by_name = {p.name: p for p in protections}
     refuses = not (by_name["network"].active and by_name["read-only root"].active)
+    absent = tuple(p for p, there in seen["planted"].items() if not there)
     return Report(protections=tuple(protections), host=facts, isolation=isolation, score_refuses=refuses,
-                  root=tuple(root_lines))
+                  root=tuple(root_lines), planted=absent)
 
 
 # Where a training box keeps things a check must never see: the doctor plants a file in each
@@ -377,9 +383,10 @@ def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: in
         f"cgroup v{version} ({', '.join(facts.get('cgroup_controllers', []))})",
         (f"cgroup v{version} mounted, unused: " if version else "") + cg_reason("memory"))
     rl = seen["rlimits"]
-    finite = [k for k in ("CPU", "FSIZE", "NPROC", "CORE") if rl[k][1] != -1]
-    add("rlimits", len(finite) == 4, "; ".join(f"{k}={rl[k][0]}" for k in ("CPU", "FSIZE", "NPROC", "CORE", "AS")),
-        f"unlimited: {', '.join(k for k in ('CPU', 'FSIZE', 'NPROC', 'CORE') if k not in finite)}")
+    capped = ("CPU", "FSIZE", "NPROC", "NOFILE", "CORE")
+    finite = [k for k in capped if rl[k][1] != -1]
+    add("rlimits", len(finite) == len(capped), "; ".join(f"{k}={rl[k][0]}" for k in (*capped, "AS")),
+        f"unlimited: {', '.join(k for k in capped if k not in finite)}")
     leaks = [p for p, v in seen["secrets"].items() if v == "READABLE"]
     present = [p for p, v in seen["planted"].items() if v]
     extra_top = sorted(set(seen["top"]) - expected_top) if expected_top else []

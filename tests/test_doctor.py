@@ -40,6 +40,19 @@ def test_doctor_shows_every_protection_active_here():
     assert report["isolation"]["level"] == "full"
     assert not report["score_refuses_without_unsafe_flag"]
     assert "host loopback server not reached" in got["network"]["detail"]
+    # What the root holds, listed whole: the interpreter, its stdlib, the loader's cache...
+    import sys
+    import sysconfig
+
+    root = report["root"]
+    assert any(line.startswith(os.path.realpath(sys.executable)) for line in root), root
+    assert f"{os.path.realpath(sysconfig.get_paths()['stdlib'])}/ (directory)" in root, root
+    assert "/etc/ld.so.cache" in root and any(" -> " in line for line in root)
+    # ... and files planted where a training box keeps things were all absent inside it.
+    planted = {os.path.dirname(p) for p in report["planted_and_absent"]}
+    where = {d for d in ("/srv", "/opt", "/var", "/var/tmp", "/home", "/mnt") if os.access(d, os.W_OK)}
+    assert where | {os.getcwd()} <= planted, planted
+    assert any("rlvr-doctor-data-" in d for d in planted), planted  # a data folder nobody names
 
 
 def test_summary_records_the_isolation_level(tmp_path):

@@ -141,6 +141,9 @@ def doctor(
         typer.echo("\nroot of a Python check (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
         for line in report.root:
             typer.echo(f"  {line}")
+        typer.echo("\nplanted outside the root, and absent inside it:")
+        for path in report.planted:
+            typer.echo(f"  {path}")
         typer.echo("\nlanguages (stdio tests):")
         for line in languages.describe():
             typer.echo(f"  {line}")

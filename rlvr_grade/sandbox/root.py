@@ -108,11 +108,12 @@ class Layout:
         return h.hexdigest()[:24]
 
     def describe(self) -> list[str]:
-        """One line per mount and a count of the files, for `doctor`."""
-        lines = [f"{path} (directory{'' if path == src else ' ' + src})" for path, src in self.mounts]
-        lines += [f"{path} (empty: masked)" for path in self.hidden]
-        lines.append(f"{len(self.files)} single files (interpreter, shared libraries, /etc/ld.so.cache...), "
-                     f"{len(self.links)} symlinks")
+        """Everything the root holds, one line each, for `doctor`: the directories shown whole,
+        those masked inside them, every single file and every symlink."""
+        lines = [f"{path}/ (directory{'' if path == src else ', from ' + src})" for path, src in self.mounts]
+        lines += [f"{path}/ (empty: masked)" for path in self.hidden]
+        lines += [path if path == src else f"{path} (from {src})" for path, src in sorted(self.files)]
+        lines += [f"{link} -> {target}" for link, target in sorted(self.links)]
         return lines
 
 
