@@ -163,6 +163,9 @@ def execution_from_wire(resp: Any, limits: Any) -> "Execution":
     records = resp.get("records", [])
     if type(records) is not list:
         raise MalformedReport(f"malformed sandbox report: records is a {type(records).__name__}")
+    tampered = resp.get("channel_tampered", "")
+    if type(tampered) is not str:
+        raise MalformedReport(f"malformed sandbox report: channel_tampered is a {type(tampered).__name__}")
     return Execution(
         exit_code=_int_or_none(resp, "exit_code"),
         signal=sig,
@@ -176,4 +179,5 @@ def execution_from_wire(resp: Any, limits: Any) -> "Execution":
         done=resp.get("done") is True,
         phase_error=phase,
         output_truncated=bool(resp.get("output_truncated")),
+        tampered=safe_text(tampered, 500),
     )

@@ -76,6 +76,9 @@ def output_limit_error(check: Check) -> str:
 
 
 def verdict(check: Check, ex: Execution) -> tuple[Status, int, int, str]:
+    if ex.tampered:  # the records cannot be believed: none of them counts
+        total = len(check.expected) if check.style in ("stdio", "call") else len(check.expected_tests)
+        return "fail", 0, total, ex.tampered
     if ex.limit_hit == "output":
         total = len(check.expected) if check.style in ("stdio", "call") else len(check.expected_tests)
         return "fail", 0, total, output_limit_error(check)
@@ -143,7 +146,7 @@ def reward(status: Status, passed: int, total: int, cfg: RewardConfig) -> float 
 def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
     status, passed, total, error = verdict(check, ex)
     cases: tuple[str, ...] = ()
-    if check.style in ("stdio", "call") and ex.limit_hit != "output":
+    if check.style in ("stdio", "call") and ex.limit_hit != "output" and not ex.tampered:
         from rlvr_grade.judging import judge
 
         status, passed, total, error, cases = judge(check, ex)

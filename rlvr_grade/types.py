@@ -126,6 +126,9 @@ class Execution:
     done: bool  # the harness reported that it ran every test to the end
     phase_error: tuple[str, str] | None = None  # ("compile"|"runtime"|"memory", message)
     output_truncated: bool = False
+    # Why the result channel cannot be believed (a process other than the harness's wrote on
+    # it): the check fails whatever its records say. "" when nothing happened.
+    tampered: str = ""
 
 
 # How a grader bug's sandbox_error starts its error text (read back by `summary` of a file).

@@ -111,8 +111,8 @@ class Harness:
         self.zygotes = [s.proc.pid for s in backend._slots]
         self.mounts = _mount_count()
 
-    def run(self, source: str, limits: Limits = QUICK):
-        check = make_check(source, limits=limits)
+    def run(self, source: str, limits: Limits = QUICK, tests: str = TESTS):
+        check = make_check(source, tests, limits)
         ex = self.backend.run(check)
         return ex, score(check, ex, RewardConfig(), 0.0)
 
@@ -151,14 +151,15 @@ def host():
     h.cleanup()
 
 
-def _backend(host: Host, seccomp: bool, c_setup: bool = True):
+def _backend(host: Host, seccomp: bool, c_setup: bool = True, **options):
     from rlvr_grade.sandbox.local import LocalBackend
 
     old_home, old_secret = os.environ.get("HOME"), os.environ.get("RLVR_ADV_SECRET")
     os.environ["HOME"] = str(host.home)
     os.environ["RLVR_ADV_SECRET"] = SECRET  # the grader's environment must not reach a check
     try:
-        backend = LocalBackend(concurrency=2 if seccomp else 1, seccomp=seccomp, c_setup=c_setup)
+        options.setdefault("concurrency", 2 if seccomp else 1)
+        backend = LocalBackend(seccomp=seccomp, c_setup=c_setup, **options)
         backend.start()
     finally:
         for key, old in (("HOME", old_home), ("RLVR_ADV_SECRET", old_secret)):
@@ -201,8 +202,24 @@ def no_seccomp(host, setup_path):
     backend.close()
 
 
-def _expect(sandbox: Harness, name: str, statuses: tuple[str, ...], limits: Limits = QUICK, **values):
-    ex, out = sandbox.run(program(name, **values), limits)
+@pytest.fixture(scope="module")
+def userns(host, setup_path):
+    """The sandbox an unprivileged grader gets: the same namespaces owned by a user namespace,
+    the check's uid mapped to the grader's own (no cgroups, so no C set-up either)."""
+    from rlvr_grade.sandbox import linux
+
+    ok, why = linux.user_namespaces_allowed()
+    if not ok:
+        pytest.skip(f"no user namespaces here: {why}")
+    if setup_path == "c":
+        pytest.skip("the user-namespace mode always sets a check up in Python")
+    backend = _backend(host, seccomp=True, mode="userns", concurrency=1)
+    yield Harness(backend)
+    backend.close()
+
+
+def _expect(sandbox: Harness, name: str, statuses: tuple[str, ...], limits: Limits = QUICK, tests: str = TESTS, **values):
+    ex, out = sandbox.run(program(name, **values), limits, tests)
     assert out.status in statuses, (out, ex.stdout[-800:], ex.stderr[-800:])
     assert out.reward == 0.0
     sandbox.assert_clean_and_alive()
@@ -513,6 +530,33 @@ def test_a_candidate_cannot_forge_a_sandbox_error(sandbox):
     sandbox.assert_clean_and_alive()
 
 
+TWO_ASSERTS = "assert escaped()\nassert escaped()\n"
+# The result channel's class (red team item A1 and what else reaches the same end): each reads
+# the harness's nonce or makes another process's records count. fixture -> its tests.
+CHANNEL_ATTACKS = {
+    "channel_fork_child_dup2": TWO_ASSERTS,
+    "channel_dup2_keeping_a_copy": TWO_ASSERTS,
+    "channel_freed_and_refilled": TWO_ASSERTS,
+    "channel_reopened_through_proc": TWO_ASSERTS,
+    "channel_child_reports_through_the_harness": TESTS,
+}
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "userns"])
+@pytest.mark.parametrize("name", sorted(CHANNEL_ATTACKS))
+def test_the_result_channel_is_neither_readable_nor_replaceable_nor_anyone_elses(layer, name, setup_path, request):
+    """The channel's descriptor cannot be replaced or freed by any process of the check (the
+    seccomp program's channel guard), cannot be opened again through /proc (a unix socket; a
+    pipe reopens as its read end where the check's uid owns it, as under user namespaces), and
+    counts only what the harness's own process wrote (SO_PASSCRED: the kernel names the writer)."""
+    h = request.getfixturevalue(layer)
+    ex, out = _expect(h, name, ("fail",), tests=CHANNEL_ATTACKS[name])
+    if name == "channel_child_reports_through_the_harness":
+        assert "written by another process" in out.error, out
+    else:
+        assert "nonce read: True" not in ex.stdout and "nonce stolen: True" not in ex.stdout, ex.stdout
+
+
 def test_a_killed_worker_takes_its_running_check_down(host):
     """The grader (or its worker) dying mid-check must not leave the check running."""
     backend = _backend(host, seccomp=True)
@@ -571,17 +615,25 @@ def test_locks_on_shared_files_carry_nothing_between_concurrent_checks(sandbox):
     sandbox.assert_clean_and_alive()
 
 
-def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path):
+@pytest.mark.parametrize("first", ["leave_slot_traces", "channel_carries_descriptors"])
+def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path, first):
+    """At --concurrency 1, what a check leaves in its slot (counters, files, sockets, a daemon;
+    or a socket handed to the worker on the result channel) reaches no later check."""
     from rlvr_grade.sandbox.local import LocalBackend
 
     backend = LocalBackend(concurrency=1, c_setup=setup_path == "c")
     backend.start()
     try:
         mark = uuid.uuid4().hex[:10]
-        first = make_check(program("leave_slot_traces", MARK=mark), "assert not escaped()\n",
-                           Limits(cpu_s=2.0, wall_s=8.0, memory_mb=128, processes=16))
-        ex1 = backend.run(first)
-        assert "forked" in ex1.stdout, ex1.stderr[-500:]
+        check1 = make_check(program(first, MARK=mark), "assert not escaped()\n",
+                            Limits(cpu_s=2.0, wall_s=8.0, memory_mb=128, processes=16))
+        ex1 = backend.run(check1)
+        if first == "leave_slot_traces":
+            assert "forked" in ex1.stdout, ex1.stderr[-500:]
+        else:  # descriptors sent on the channel: not the harness's doing, the check fails
+            assert "sent on [" in ex1.stdout and "sent on []" not in ex1.stdout, ex1.stdout
+            out1 = score(check1, ex1, RewardConfig(), 0.0)
+            assert (out1.status, out1.reward) == ("fail", 0.0) and "written by another process" in out1.error, out1
         check = make_check(program("read_slot_traces", MARK=mark))
         ex2 = backend.run(check)
         out = score(check, ex2, RewardConfig(), 0.0)
@@ -589,6 +641,85 @@ def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path):
         assert "found []" in ex2.stdout
     finally:
         backend.close()
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_concurrent_checks_meet_in_no_namespace(layer, setup_path, request):
+    """Two checks at once on two slots: SysV IPC keys, an abstract unix socket, POSIX shared
+    memory, named sockets and FIFOs in /tmp: the sender leaves each, the receiver finds none
+    (own ipc namespace per check, network namespace per slot, /tmp and /dev/shm per check),
+    with or without seccomp."""
+    h = request.getfixturevalue(layer)
+    own = None
+    if len(h.backend._slots) < 2:  # the no_seccomp layer runs one slot
+        own = h = Harness(_backend(request.getfixturevalue("host"), seccomp=False, c_setup=setup_path == "c", concurrency=2))
+    mark, key = uuid.uuid4().hex[:10], uuid.uuid4().int % 4096
+    sender: dict = {}
+
+    def send() -> None:
+        sender["ex"] = h.backend.run(make_check(program("ipc_sender", MARK=mark, SLOT_KEY=str(key), HOLD_S="3"),
+                                                "assert not escaped()\n", Limits(cpu_s=2.0, wall_s=10.0)))
+
+    t = threading.Thread(target=send)
+    t.start()
+    try:
+        threading.Event().wait(1.0)
+        ex, out = h.run(program("ipc_receiver", MARK=mark, SLOT_KEY=str(key), LOOK_S="1.5"), Limits(cpu_s=3.0, wall_s=10.0))
+    finally:
+        t.join()
+        if own is not None:
+            own.backend.close()
+    assert "made [" in sender["ex"].stdout and "'abstract'" in sender["ex"].stdout, sender["ex"].stdout
+    assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex.stdout, (out, ex.stdout[-500:])
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_a_host_daemons_abstract_socket_is_out_of_reach(layer, setup_path, request):
+    h = request.getfixturevalue(layer)
+    name = f"rlvr-adv-{uuid.uuid4().hex[:12]}"
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind("\0" + name)
+    srv.listen(4)
+    srv.settimeout(0.1)
+    try:
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.connect("\0" + name)  # it really listens, for the grader's own processes
+        probe.close()
+        srv.accept()[0].close()
+        ex, _ = _expect(h, "host_abstract_socket", ("fail",), NAME=name)
+        assert "reached []" in ex.stdout
+        with pytest.raises(OSError):
+            srv.accept()  # nobody came
+    finally:
+        srv.close()
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_a_check_holds_no_share_of_the_host_file_table(layer, setup_path, request):
+    from rlvr_grade.sandbox.isolation import OPEN_FILES
+
+    ex, _ = _expect(request.getfixturevalue(layer), "file_table_exhaustion", ("fail",))
+    assert f"limit ({OPEN_FILES}, {OPEN_FILES})" in ex.stdout, ex.stdout
+
+
+def test_page_cache_residency_cannot_be_asked_without_mincore(host, setup_path):
+    """preadv2(RWF_NOWAIT) on files every check shares. Overlays (the root here) refuse the flag
+    on these kernels, bind mounts pass it through: the root's directories under /tmp (a venv in
+    a CI checkout) are bound, so one is planted there and the check probes it too."""
+    shared = Path(tempfile.mkdtemp(prefix="rlvr-adv-pagecache-", dir="/tmp"))
+    try:
+        for i in range(8):
+            (shared / f"module{i}.py").write_bytes(os.urandom(1 << 16))
+        shared.chmod(0o755)
+        backend = _backend(host, seccomp=True, c_setup=setup_path == "c", concurrency=1, tmp_keep=[str(shared)])
+        try:
+            h = Harness(backend)
+            ex, _ = _expect(h, "page_cache_nowait_probe", ("fail",), PATHS=sorted(map(str, shared.iterdir())))
+            assert "answers ['Operation not supported']" in ex.stdout, ex.stdout
+        finally:
+            backend.close()
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
 
 
 # -- the same attacks against the gVisor backend ----------------------------------------------
@@ -600,7 +731,9 @@ GVISOR_ATTACKS = {
     "network_outside": ("fail", "runtime_error"), "prctl_dumpable_memory": ("fail",), "aio_and_uring_pools": ("fail",),
     "notifications_on_shared_files": ("fail",), "page_cache_probe": ("fail",), "host_wide_calls": ("fail",),
     "host_daemon_socket": ("fail",), "read_host_secrets": ("fail",), "fork_many": ("fail",),
-    "cpu_spin": ("timeout",), "sleep_forever": ("timeout",),
+    "cpu_spin": ("timeout",), "sleep_forever": ("timeout",), "host_abstract_socket": ("fail",),
+    "file_table_exhaustion": ("fail",), "page_cache_nowait_probe": ("fail",),
+    **dict.fromkeys(CHANNEL_ATTACKS, ("fail",)),
 }
 
 
@@ -621,7 +754,8 @@ def gvisor(host):
 @pytest.mark.parametrize("name", sorted(GVISOR_ATTACKS))
 def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
     values: dict = {"PATHS": [str(host.outside / "owned"), "/etc/rlvr-owned"], "OUTSIDE_IP": "151.101.0.223",
-                    "SOCKET": "/run/rlvr-none.sock", "TOKEN_HEAD": "rlvr-a", "TOKEN_TAIL": "nswer-gvisor"}
+                    "SOCKET": "/run/rlvr-none.sock", "TOKEN_HEAD": "rlvr-a", "TOKEN_TAIL": "nswer-gvisor",
+                    "NAME": "rlvr-adv-none"}
     planted: list[Path] = []
     if name == "read_host_secrets":
         values.update(PATHS=host.secret_paths, SECRET=SECRET, GRADER_PID=os.getpid())
@@ -631,17 +765,22 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
                 planted.append(Path(d) / ".rlvr-answer-gvisor")
                 planted[-1].write_text("42")
         values["PATHS"] = [str(p) for p in planted]
+    if name == "page_cache_nowait_probe":
+        values["PATHS"] = []
     limits = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
                     disk_mb=16)
     if name == "sleep_forever":
         limits = Limits(cpu_s=1.0, wall_s=2.0, memory_mb=256)
     try:
-        check = make_check(program(name, **values), limits=limits)
+        check = make_check(program(name, **values), CHANNEL_ATTACKS.get(name, TESTS), limits)
         ex = gvisor.run(check)
         out = score(check, ex, RewardConfig(), 0.0)
     finally:
         for p in planted:
             p.unlink(missing_ok=True)
     assert out.status in GVISOR_ATTACKS[name] and out.reward == 0.0, (out, ex.stdout[-800:], ex.stderr[-800:])
+    if name == "channel_child_reports_through_the_harness":  # gVisor's kernel names the writer too
+        assert "written by another process" in out.error, out
     for t in values["PATHS"] if name == "write_outside_workdir" else ():
         assert not os.path.exists(t), t
+

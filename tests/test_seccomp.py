@@ -239,6 +239,13 @@ out["mknod_char"] = call(libc.mknod, b"/tmp/rlvr-seccomp-char-%d" % os.getpid(),
 out["inotify"] = call(libc.inotify_init1, 0)
 out["mincore"] = call(libc.syscall, 27, 0, 0, 0)
 out["unknown_new_call"] = call(libc.syscall, 461, 0, 0, 0)
+fd = os.open(os.__file__, os.O_RDONLY)
+for name, flags in (("preadv2_dsync", os.RWF_DSYNC), ("preadv2_nowait", os.RWF_NOWAIT)):
+    try:
+        os.preadv(fd, [bytearray(16)], 0, flags)
+        out[name] = 0
+    except OSError as exc:
+        out[name] = exc.errno
 pid = os.fork()
 if pid == 0:
     os._exit(7)
@@ -280,3 +287,57 @@ def test_the_filter_checks_arguments_where_a_call_is_needed_but_not_every_use():
         assert out[name] in (errno.ENOSYS, errno.EPERM), (name, out[name])
     assert out["clone_newuser"] == errno.EPERM
     assert out["socket_inet"] == errno.EAFNOSUPPORT
+    # Page-cache residency: the kernel answers RWF_NOWAIT on this file (checked unfiltered
+    # here); under the filter the flag is refused, plain reads are not.
+    fd = os.open(os.__file__, os.O_RDONLY)
+    try:
+        os.preadv(fd, [bytearray(16)], 0, os.RWF_NOWAIT)
+    except BlockingIOError:
+        pass  # "not cached" is an answer too
+    finally:
+        os.close(fd)
+    assert out["preadv2_dsync"] == 0 and out["preadv2_nowait"] == errno.EOPNOTSUPP, out
+
+
+def test_the_channel_guard_keeps_the_result_channel_in_place():
+    """seccomp.channel_guard in front of the allowlist: dup2/dup3 onto the channel, close of it,
+    close_range over it are refused (upper argument bits set too: the kernel reads an unsigned
+    int); the same calls on other descriptors and writes to the channel still work."""
+    import errno
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from rlvr_grade.sandbox import seccomp
+
+    chan = 517
+    prog = seccomp.compile_filter(channel_fd=chan).program
+    probe = (
+        "import ctypes, json, os\n"
+        "from rlvr_grade.sandbox import seccomp, linux\n"
+        f"CH = {chan}\n"
+        "r, w = os.pipe(); os.dup2(w, CH)\n"
+        "linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)\n"
+        f"seccomp.Filter(program=bytes.fromhex({prog.hex()!r}), allowed=()).load()\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "def call(nr, *a):\n"
+        "    ret = libc.syscall(nr, *[ctypes.c_long(x) for x in a])\n"
+        "    return 0 if ret >= 0 else ctypes.get_errno()\n"
+        "a, b = os.pipe()\n"
+        "hi = 1 << 32\n"
+        "out = {'dup2': call(33, a, CH), 'dup2_hi': call(33, a, CH | hi), 'dup3': call(292, a, CH, 0),\n"
+        "       'close': call(3, CH), 'close_hi': call(3, CH | 7 * hi), 'range_over': call(436, 3, 1 << 20, 0),\n"
+        "       'range_hi': call(436, 3 | 2 * hi, 0xffffffff, 0), 'range_exact': call(436, CH, CH, 0),\n"
+        "       'range_after': call(436, CH + 1, CH + 9, 0), 'range_below': call(436, a + 50, CH - 1, 0),\n"
+        "       'dup2_other': call(33, a, CH + 5), 'close_other': call(3, CH + 5), 'dup': call(32, CH)}\n"
+        "os.write(CH, b'kept')\n"
+        "print(json.dumps(out))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(seccomp.__file__)) + "/.."})
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    refused = ("dup2", "dup2_hi", "dup3", "close", "close_hi", "range_over", "range_hi", "range_exact")
+    assert {k: out[k] for k in refused} == dict.fromkeys(refused, errno.EPERM), out
+    assert {k: v for k, v in out.items() if k not in refused} == dict.fromkeys(set(out) - set(refused), 0), out

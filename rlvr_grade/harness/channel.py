@@ -13,6 +13,11 @@ def make_reporter(prefix: bytes, fd: int) -> Callable[[dict[str, Any]], None]:
     """report(event) for flat events of str/int/float/bool/None values (what the runner sends)."""
     esc = _enc.c_encode_basestring_ascii or _enc.py_encode_basestring_ascii
     write = os.write
+    # The process the harness runs in. A forked child that returns into the harness (candidate
+    # code that forks) writes nothing: its records would be forgeries to the worker, which
+    # accepts the channel's bytes from this process only (sandbox/zygote.py result_channel).
+    getpid = os.getpid
+    me = getpid()
     _type, _str, _repr, _int, _float, _bool = type, str, repr, int, float, bool
     join = ",".join
     encode = str.encode
@@ -46,6 +51,8 @@ def make_reporter(prefix: bytes, fd: int) -> Callable[[dict[str, Any]], None]:
         return esc(r if _type(r) is _str else "?")
 
     def report(event: dict[str, Any]) -> None:
+        if getpid() != me:
+            return
         body = value(event)
         # Each record starts a line of its own: what the candidate wrote on the channel without
         # a newline cannot swallow it (lines without this check's nonce are dropped).

@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -121,9 +120,11 @@ static int close_from(unsigned int first, unsigned int last)
     return 0;
 }
 
-/* enter(res_w, out_w, err_w, setup_w, template, cgroup_files, tmp_opts, keep, shm_opts,
+/* enter(res_w, out_w, err_w, setup_w, chan, template, cgroup_files, tmp_opts, keep, shm_opts,
  *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir) -> chan
  *
+ * chan: where the result channel goes (close-on-exec; the worker's seccomp program keeps it
+ * there: seccomp.channel_guard), the setup pipe at chan + 1, the template at chan + 2;
  * template: the worker's mount template of this check's root (isolation.make_template);
  * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): the root's
  * directories under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
@@ -134,10 +135,10 @@ static int close_from(unsigned int first, unsigned int last)
  * struct sock_filter, or None; uid: the uid and gid to drop to. */
 static PyObject *enter(PyObject *self, PyObject *args)
 {
-    int res_w, out_w, err_w, setup_w, templ, uid;
+    int res_w, out_w, err_w, setup_w, chan, templ, uid;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
     const char *tmp_opts, *shm_opts, *proc_opts, *workdir;
-    if (!PyArg_ParseTuple(args, "iiiiiO!sO!syO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &templ,
+    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!syO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
                           &proc_opts, &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
@@ -145,18 +146,16 @@ static PyObject *enter(PyObject *self, PyObject *args)
         return NULL;
 
     /* child_descriptors: a session of its own, stdin /dev/null, stdout/stderr to the
-     * collector, the channel at an unpredictable descriptor, the setup pipe beside it, the
-     * template beside that; every other descriptor closed. */
+     * collector, the channel at `chan`, the setup pipe beside it, the template beside that;
+     * every other descriptor closed. */
     int setup_fd = setup_w;
     if (setsid() < 0)
         return fail(setup_fd, "setsid"), NULL;
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         return fail(setup_fd, "stdio"), NULL;
-    unsigned int rnd = 0;
-    if (getrandom(&rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd)
-        return fail(setup_fd, "getrandom"), NULL;
-    int chan = (int)(rnd % 800) + 200;
+    if (chan < 3)
+        return PyErr_SetString(PyExc_ValueError, "chan: a descriptor above 2"), NULL;
     if (dup3(res_w, chan, O_CLOEXEC) < 0 || dup3(setup_w, chan + 1, O_CLOEXEC) < 0)
         return fail(setup_fd, "channel"), NULL;
     setup_fd = chan + 1;

@@ -170,6 +170,7 @@ class BeamBackend(Backend):
         self._creates = threading.BoundedSemaphore(self.max_creates)
         self._sandboxes: dict[tuple, Any] = {}
         self._lock = threading.Lock()
+        self._seccomp_spec: dict[str, Any] | None | bool = False  # False: not made yet (_seccomp)
         self._live: dict[int, Any] = {}  # id(instance) -> instance (instances are unhashable)
         self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0, "images_built": 0}
 
@@ -349,6 +350,20 @@ class BeamBackend(Backend):
             delay = min(delay * 2, 8.0)
         raise AssertionError("unreachable")
 
+    def _seccomp(self) -> dict[str, Any] | None:
+        """The local backend's compiled filter for the runner to load where it cannot compile
+        one itself (sandbox/inner.py): made once; None without libseccomp here."""
+        with self._lock:
+            if self._seccomp_spec is False:
+                from rlvr_grade.sandbox import seccomp
+                from rlvr_grade.sandbox.zygote import channel_descriptor
+
+                try:
+                    self._seccomp_spec = seccomp.compile_filter(channel_descriptor()).portable()
+                except seccomp.SeccompUnavailable:
+                    self._seccomp_spec = None
+            return self._seccomp_spec
+
     def _terminate(self, inst: Any, timeout: float = 10.0) -> None:
         try:
             self._rpc("terminate", inst.terminate, timeout=min(self.rpc_timeout, timeout))
@@ -365,7 +380,7 @@ class BeamBackend(Backend):
         limits = asdict(check.limits)
         limits["wall_s"] = check.limits.effective_wall_s
         token = secrets.token_hex(16)
-        request = {"payload": check.payload(), "limits": limits, "token": token}
+        request = {"payload": check.payload(), "limits": limits, "token": token, "seccomp": self._seccomp()}
         archive = bundle.build_archive(request)
         inst = self._create(check.limits, check.network, check.env)
         unreachable = False

@@ -73,7 +73,7 @@ class GvisorBackend(Backend):
         self._bundles: dict[str, str] = {}  # root language -> its bundle's config.json template
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
-        self._seccomp: dict[str, str] | None = None
+        self._seccomp: dict[str, Any] | None = None
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
         self._version = ""
@@ -92,15 +92,13 @@ class GvisorBackend(Backend):
         except (OSError, subprocess.SubprocessError):
             self._version = ""
         # The local backend's syscall allowlist, loaded by the runner inside before candidate code:
-        # the same policy in both backends (gVisor implements seccomp for what runs in it).
-        import base64
-        import platform
-
+        # the same policy in both backends (gVisor implements seccomp for what runs in it),
+        # the result channel's guard included.
         from rlvr_grade.sandbox import seccomp
+        from rlvr_grade.sandbox.zygote import channel_descriptor
 
         try:
-            program = seccomp.compile_filter().program
-            self._seccomp = {"machine": platform.machine(), "program": base64.b64encode(program).decode()}
+            self._seccomp = seccomp.compile_filter(channel_descriptor()).portable()
         except seccomp.SeccompUnavailable:
             self._seccomp = None
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import math
 import os
 import resource
 import secrets
@@ -131,6 +130,7 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
         "env": dict(CHILD_ENV),
     })
     zygote = Zygote(cfg)
+    _use_shipped_filter(zygote, req)
     try:
         return zygote.execute(req)
     finally:
@@ -162,19 +162,23 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
     uid = int(req.get("uid") or UID_BASE + os.getpid() % 100000)
     cfg = Config({"slot": 0, "uid": uid, "isolate": False, "env": dict(CHILD_ENV)})
     zygote = LightZygote(cfg)
-    if req.get("seccomp"):
-        # The grader's compiled filter (no libseccomp needed in here), for this architecture.
-        import base64
-        import platform
-
-        from rlvr_grade.sandbox.seccomp import Filter
-
-        spec = req["seccomp"]
-        if spec.get("machine") == platform.machine():
-            zygote.filter = Filter(program=base64.b64decode(spec["program"]), allowed=())
+    _use_shipped_filter(zygote, req)
     resp = zygote.execute(req)
     resp["inner"] = {"mode": "light", "network": network}
     return resp
+
+
+def _use_shipped_filter(zygote: Zygote, req: dict[str, Any]) -> None:
+    """Where this runner compiled no filter of its own (no libseccomp here, or light mode): the
+    grader's (req["seccomp"], seccomp.Filter.portable), when made for this architecture, with
+    the result channel where that program keeps it."""
+    if zygote.filter is not None or not req.get("seccomp"):
+        return
+    from rlvr_grade.sandbox.seccomp import Filter
+
+    zygote.filter = Filter.from_portable(req["seccomp"])
+    if zygote.filter is not None and zygote.filter.channel_fd is not None:
+        zygote.chan = zygote.filter.channel_fd
 
 
 def _under_tmp() -> bool:
@@ -205,14 +209,15 @@ class LightZygote(Zygote):
     outer kernel boundary instead of local namespaces."""
 
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover - child
-        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w, setup_w, self.filter)
+        _light_child(self.cfg, payload, limits, nonce, res_w, out_w, err_w, setup_w, self.chan, self.filter)
 
 
-def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w, filt=None) -> None:  # pragma: no cover
-    from rlvr_grade.sandbox import linux
+def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w, chan: int,
+                 filt=None) -> None:  # pragma: no cover
+    from rlvr_grade.sandbox import isolation, linux
     from rlvr_grade.sandbox.zygote import child_descriptors, enter_workdir, run_candidate, write_files
 
-    chan = child_descriptors(res_w, out_w, err_w, setup_w)
+    child_descriptors(res_w, out_w, err_w, setup_w, chan)
     base = tempfile.mkdtemp(prefix="rlvr-check-")
     workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
     os.makedirs(workdir)
@@ -223,15 +228,10 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w,
     if drop:
         os.chown(base, cfg.uid, cfg.uid)
         os.chown(workdir, cfg.uid, cfg.uid)
-    cpu = int(math.ceil(float(limits["cpu_s"]) + 0.5))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    fsize = int(limits["file_bytes"])
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    nproc = int(limits["processes"])
-    resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    mem = int(limits["memory_mb"]) << 20
-    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    # The local sandbox's rlimits (isolation.rlimits), as for a check with no cgroup: RLIMIT_CPU
+    # is then the CPU limit and RLIMIT_AS the memory limit.
+    for res, value in isolation.rlimits(isolation.IsolationPlan(mode="root", uid=cfg.uid), limits):
+        resource.setrlimit(res, (value, value))
     if drop:
         # Root ignores RLIMIT_NPROC, and a root check could signal or read its grader.
         os.setgroups([])

@@ -31,6 +31,11 @@ WORKDIR = "/tmp/w"
 TESTDIR = "/tmp/t"
 CHECK_DIRS = ((WORKDIR, 0o755), (TESTDIR, 0o1777))
 CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
+# Open files per process. The host's file table (fs.file-max, ~RAM/10 KiB) is one pool for every
+# process on the machine: a check may not take a measurable share of it. With the grader's own
+# limit (often 2^20) a check's 64 processes could hold tens of millions of files; at 1024
+# (what most programs run with) they hold at most 64k. The result channel (200..999) fits.
+OPEN_FILES = 1024
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,9 @@ def make_check_dirs() -> None:
 
 def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
     """(resource, limit) for a check, each set soft = hard: CPU backstop, core, file size,
-    processes, and address space when no memory cgroup caps the check."""
+    processes, open files, and address space when no memory cgroup caps the check. The one
+    policy of every set-up path (the Python steps, _child.c through zygote._c_spec, the light
+    runner inside gVisor and Beam)."""
     # A backstop per process (whole seconds): with a cgroup, the zygote stops the check at its
     # exact limit from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
     cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if plan.has_cgroup else 0)
@@ -177,7 +184,7 @@ def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]
     if plan.mode == "userns":
         nproc += plan.nproc_base  # RLIMIT_NPROC counts every process of the host uid
     out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
-           (resource.RLIMIT_NPROC, nproc)]
+           (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_NOFILE, OPEN_FILES)]
     if not plan.has_cgroup:
         out.append((resource.RLIMIT_AS, int(limits["memory_mb"]) << 20))
     return out

@@ -19,7 +19,10 @@ clone), and where a call is needed but not all its uses are, the arguments decid
   F_SETOWN/F_SETSIG (signals on I/O), F_NOTIFY (dnotify), leases, F_SETPIPE_SZ (the per-user
   pipe quota is shared);
 - socket/socketpair: AF_UNIX only (EAFNOSUPPORT otherwise: no network, netlink, packet...);
-- mknod: FIFOs and regular files only.
+- mknod: FIFOs and regular files only;
+- preadv2/pwritev2: not RWF_NOWAIT (EOPNOTSUPP, what a file system without it says): a read
+  that fails instead of waiting tells whether a file's pages are in the page cache, which
+  every check's root shares (the mincore channel, without mincore).
 
 Not listed, so refused: ptrace, process_vm_readv/writev, kcmp, pidfd_getfd (reading or writing
 another process's memory), io_setup/io_submit and io_uring (host AIO pools), inotify,
@@ -27,6 +30,14 @@ fanotify (notifications), add_key/keyctl/request_key (kernel keyrings), mincore 
 residency, a channel between checks), perf_event_open, bpf, userfaultfd, mount and namespace
 calls, sync (flushes every filesystem of the host), SysV IPC and POSIX message queues, mlock,
 setuid and friends, personality, and every call added to the kernel after this list.
+
+The result channel is guarded by the same program: `compile_filter(channel_fd=N)` puts in front
+of the allowlist a few instructions that refuse (EPERM) dup2/dup3 onto descriptor N, close(N)
+and close_range over N, in every process of the check. The harness writes its records there;
+a check that could put a descriptor of its own at N (or free N and let the next pipe land
+there) would read them, nonce included, and forge the rest on a copy it kept. Only the low 32
+bits of each argument are compared: the kernel reads these descriptors as unsigned int, so a
+value with garbage in its upper half is the same descriptor.
 
 Compiling with libseccomp costs ~2.6 ms, loading a ready BPF program ~0.2 ms, so the zygote
 builds the program at start-up (`compile_filter`) and each forked child only loads it.
@@ -39,7 +50,10 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import struct
+import sys
 from dataclasses import dataclass
+from typing import Any
 
 from rlvr_grade.sandbox import linux
 
@@ -77,7 +91,7 @@ ALLOWED = {
         "nanosleep", "clock_nanosleep", "clock_gettime", "clock_getres", "gettimeofday", "time",
     ),
     "descriptors and I/O": (
-        "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
+        "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev",
         "lseek", "close", "close_range", "dup", "dup2", "dup3", "pipe", "pipe2", "sendfile", "copy_file_range",
         "splice", "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl",
         "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd2", "flock", "fsync", "fdatasync",
@@ -113,11 +127,12 @@ F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_DUPFD_CLOEXEC, F_GETPIPE_SZ = 36, 37, 
 FCNTLS = (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK,
           F_OFD_SETLKW, F_DUPFD_CLOEXEC, F_GETPIPE_SZ)
 S_IFMT, S_IFIFO, S_IFREG = 0o170000, 0o010000, 0o100000
+RWF_NOWAIT = 0x8
 
 
 def allowed_names() -> tuple[str, ...]:
     """Every call the filter lets through, with or without argument checks."""
-    extra = ("clone", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat")
+    extra = ("clone", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2")
     return tuple(sorted({n for group in ALLOWED.values() for n in group} | set(extra)))
 
 
@@ -139,6 +154,27 @@ class Filter:
 
     program: bytes
     allowed: tuple[str, ...]  # calls let through (some only with the arguments listed above)
+    channel_fd: int | None = None  # the descriptor the program keeps in place (channel_guard)
+
+    def portable(self) -> dict[str, Any]:
+        """What a runner in another sandbox on this architecture needs to load the same
+        policy without libseccomp (the gVisor and Beam runners: sandbox/inner.py)."""
+        import base64
+        import platform
+
+        return {"machine": platform.machine(), "program": base64.b64encode(self.program).decode(),
+                "channel_fd": self.channel_fd}
+
+    @classmethod
+    def from_portable(cls, spec: Any) -> Filter | None:
+        """The inverse of portable(); None when it was made for another architecture."""
+        import base64
+        import platform
+
+        if not isinstance(spec, dict) or spec.get("machine") != platform.machine():
+            return None
+        fd = spec.get("channel_fd")
+        return cls(program=base64.b64decode(spec["program"]), allowed=(), channel_fd=fd if type(fd) is int else None)
 
     def __post_init__(self) -> None:
         # Built in the parent so the child does nothing but the prctl (its copy-on-write pages
@@ -172,8 +208,50 @@ def _lib() -> ctypes.CDLL:
     return lib
 
 
-def compile_filter() -> Filter:
-    """Build the check policy for this machine's architecture. Raises SeccompUnavailable."""
+# struct sock_filter codes, and where struct seccomp_data keeps what the guard reads
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGT_K, BPF_JGE_K, BPF_JA, BPF_RET_K = 0x20, 0x15, 0x25, 0x35, 0x05, 0x06
+NR_AT, ARCH_AT = 0, 4
+LOW_WORD = 0 if sys.byteorder == "little" else 4  # the low 32 bits of a 64-bit argument
+
+
+def _arg_low(i: int) -> int:
+    return 16 + 8 * i + LOW_WORD
+
+
+def channel_guard(fd: int, arch: int, numbers: dict[str, int]) -> bytes:
+    """BPF instructions that refuse (EPERM) replacing or freeing descriptor `fd`: dup2/dup3
+    with `fd` as the new descriptor, close(fd), close_range over it. Anything else (and any
+    call of another architecture) falls through to whatever program follows these
+    instructions: `numbers` are this architecture's call numbers (a missing one, e.g. dup2 on
+    arm64, is simply not checked). Jumps are relative, so it works as a prefix."""
+    # (code, jt, jf, k); a str names the label jumped to ("next": the program that follows)
+    code: list[tuple[int, int | str, int | str, int | str]] = [
+        (BPF_LD_W_ABS, 0, 0, ARCH_AT), (BPF_JEQ_K, 0, "next", arch), (BPF_LD_W_ABS, 0, 0, NR_AT)]
+    for name, label in (("dup2", "newfd"), ("dup3", "newfd"), ("close", "first"), ("close_range", "range")):
+        if name in numbers:
+            code.append((BPF_JEQ_K, label, 0, numbers[name]))
+    code.append((BPF_JA, 0, 0, "next"))
+    labels = {"newfd": len(code)}
+    code += [(BPF_LD_W_ABS, 0, 0, _arg_low(1)), (BPF_JEQ_K, "deny", "next", fd)]
+    labels["first"] = len(code)
+    code += [(BPF_LD_W_ABS, 0, 0, _arg_low(0)), (BPF_JEQ_K, "deny", "next", fd)]
+    labels["range"] = len(code)
+    code += [(BPF_LD_W_ABS, 0, 0, _arg_low(0)), (BPF_JGT_K, "next", 0, fd),  # starts past fd
+             (BPF_LD_W_ABS, 0, 0, _arg_low(1)), (BPF_JGE_K, "deny", "next", fd)]
+    labels["deny"] = len(code)
+    code.append((BPF_RET_K, 0, 0, SCMP_ACT_ERRNO_BASE | errno.EPERM))
+    labels["next"] = len(code)
+    out = bytearray()
+    for i, fields in enumerate(code):
+        # a conditional jump counts from the next instruction; JA's distance sits in k
+        op, jt, jf, k = (labels[f] - i - 1 if isinstance(f, str) else f for f in fields)
+        out += struct.pack("=HBBI", op, jt, jf, k)
+    return bytes(out)
+
+
+def compile_filter(channel_fd: int | None = None) -> Filter:
+    """Build the check policy for this machine's architecture, with the result channel's
+    guard in front when `channel_fd` is given. Raises SeccompUnavailable."""
     lib = _lib()
     enosys = SCMP_ACT_ERRNO_BASE | errno.ENOSYS
     ctx = lib.seccomp_init(enosys)
@@ -215,6 +293,9 @@ def compile_filter() -> Filter:
         for kind in (S_IFIFO, S_IFREG):
             rule(SCMP_ACT_ALLOW, "mknod", (1, SCMP_CMP_MASKED_EQ, S_IFMT, kind))
             rule(SCMP_ACT_ALLOW, "mknodat", (2, SCMP_CMP_MASKED_EQ, S_IFMT, kind))
+        for name in ("preadv2", "pwritev2"):  # flags: the sixth argument, an int
+            rule(SCMP_ACT_ALLOW, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, 0))
+            rule(SCMP_ACT_ERRNO_BASE | errno.EOPNOTSUPP, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
         fd = os.memfd_create("rlvr-seccomp", 0)
         try:
             rc = lib.seccomp_export_bpf(ctx, fd)
@@ -228,4 +309,9 @@ def compile_filter() -> Filter:
         lib.seccomp_release(ctx)
     if not program or len(program) % 8:
         raise SeccompUnavailable("libseccomp produced an empty or malformed BPF program")
-    return Filter(program=program, allowed=tuple(sorted(names)))
+    if channel_fd is not None:
+        lib.seccomp_arch_native.restype = ctypes.c_uint32
+        numbers = {n: nr for n in ("dup2", "dup3", "close", "close_range")
+                   if (nr := lib.seccomp_syscall_resolve_name(n.encode())) >= 0}
+        program = channel_guard(channel_fd, lib.seccomp_arch_native(), numbers) + program
+    return Filter(program=program, allowed=tuple(sorted(names)), channel_fd=channel_fd)

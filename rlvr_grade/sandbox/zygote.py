@@ -11,6 +11,8 @@ import math
 import os
 import select
 import signal
+import socket
+import struct
 import sys
 import time
 from typing import Any
@@ -27,6 +29,11 @@ DRAIN_S = 0.05  # how often a lazily drained check's pipes are emptied while it 
 # A drain that finds this much switches the check to eager draining: about half of a pipe
 # that could not be grown (64 KiB), so a writer never waits long on one either way.
 EAGER_BYTES = 32 << 10
+# The result channel's buffer in the check's direction (a unix socket counts each record's
+# overhead too): the harness rarely waits on a lazily drained worker.
+CHANNEL_BYTES = 1 << 20
+CRED_SPACE = socket.CMSG_SPACE(struct.calcsize("iII"))  # room for SCM_CREDENTIALS, nothing more
+SO_SNDBUFFORCE = 32  # <asm-generic/socket.h>; Python's socket module does not name it
 
 
 _NCPU = os.cpu_count() or 1  # os.cpu_count() reads sysfs on every call
@@ -63,6 +70,9 @@ class Zygote:
         self.pidns_fd: int | None = None
         self.features: dict[str, str] = {}
         self.filter = None
+        # Where each check finds its result channel: one descriptor per worker, unknown to
+        # the checks beforehand, and the one the seccomp filter keeps in place (channel_guard).
+        self.chan = channel_descriptor()
         if cfg.isolate:
             self._isolate_slot()
         self.plan = isolation.IsolationPlan(
@@ -117,9 +127,10 @@ class Zygote:
             from rlvr_grade.sandbox import seccomp
 
             try:
-                self.filter = seccomp.compile_filter()  # once: loading it per check is ~0.2 ms
+                self.filter = seccomp.compile_filter(self.chan)  # once: loading it per check is ~0.2 ms
                 self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
-                                            "clone, prctl, ioctl, fcntl, socket, mknod); everything else refused")
+                                            "clone, prctl, ioctl, fcntl, socket, mknod, preadv2); everything else refused; "
+                                            "the result channel cannot be replaced or closed")
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"
 
@@ -150,7 +161,7 @@ class Zygote:
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
         t = self._template
         keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep)
-        return (t.fd, self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), keep, isolation.SHM_OPTIONS,
+        return (self.chan, t.fd, self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), keep, isolation.SHM_OPTIONS,
                 t.proc_options.encode(), self._c_dirs, tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
                 self.filter.program if self.filter is not None else None, isolation.WORKDIR)
 
@@ -173,14 +184,15 @@ class Zygote:
         self._template = self.template_for(root_language(payload)) if self.cfg.isolate else None
         spec = self._c_spec(payload, limits) if self._c_enter is not None else None
         nonce = os.urandom(16).hex()  # not `secrets`: it loads OpenSSL (~1 MB per fork)
-        res_r, res_w = os.pipe()
+        chan, res_w = result_channel()
+        res_r = chan.fileno()
         # The child says "ok" here once its sandbox is set up, then closes it before any
         # candidate code runs: a failed setup is the infrastructure's failure (sandbox_error),
         # and the candidate cannot fake one (it never holds this descriptor).
         setup_r, setup_w = os.pipe()
         out_r, out_w = os.pipe()
         err_r, err_w = os.pipe()
-        for fd in (res_w, out_w, err_w):
+        for fd in (out_w, err_w):
             _grow_pipe(fd)
         oom_before = 0
         cpu_before = None
@@ -204,9 +216,9 @@ class Zygote:
             try:
                 os.close(res_r), os.close(out_r), os.close(err_r), os.close(setup_r)
                 if spec is not None:
-                    chan = self._c_enter(res_w, out_w, err_w, setup_w, *spec)
-                    _SETUP_FD[0] = chan + 1
-                    run_candidate(payload, nonce, chan, isolation.WORKDIR, isolation.TESTDIR)
+                    self._c_enter(res_w, out_w, err_w, setup_w, *spec)
+                    _SETUP_FD[0] = self.chan + 1
+                    run_candidate(payload, nonce, self.chan, isolation.WORKDIR, isolation.TESTDIR)
                 else:
                     self._child(payload, limits, nonce, res_w, out_w, err_w, setup_w)
                 code = 0
@@ -225,7 +237,10 @@ class Zygote:
         if self.pidns_fd is not None:
             linux.setns(self.pidns_fd, linux.CLONE_NEWPID)
         os.close(res_w), os.close(out_w), os.close(err_w), os.close(setup_w)
-        result = self._collect(pid, t0, limits, nonce, res_r, out_r, err_r, cpu_before, setup_r)
+        try:
+            result = self._collect(pid, t0, limits, nonce, chan, out_r, err_r, cpu_before, setup_r)
+        finally:
+            chan.close()
         if self.cgroup is not None:
             if "sandbox_error" not in result:
                 result["oom"] = self.cgroup.oom_kills() > oom_before
@@ -248,7 +263,7 @@ class Zygote:
         now = self.cgroup.cpu_ns()
         return None if now is None else (now - cpu_before) / 1e9
 
-    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, res_r: int, out_r: int, err_r: int,
+    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, chan: socket.socket, out_r: int, err_r: int,
                  cpu_before: int | None = None, setup_r: int | None = None) -> dict[str, Any]:
         wall_limit = float(limits["wall_s"])
         cpu_limit = float(limits["cpu_s"])
@@ -261,6 +276,8 @@ class Zygote:
         killed_for_cpu = False
         cpu_seen = 0.0
         cap = int(limits["output_bytes"])
+        res_r = chan.fileno()
+        others = 0  # bytes on the result channel from any process but `pid` (channel_writer)
         bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
         caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
         if setup_r is not None:
@@ -312,7 +329,10 @@ class Zygote:
                 for fd in list(open_fds):
                     while True:
                         try:
-                            chunk = os.read(fd, READ_CHUNK)
+                            if fd == res_r:
+                                chunk, writer = channel_read(chan)
+                            else:
+                                chunk, writer = os.read(fd, READ_CHUNK), pid
                         except BlockingIOError:
                             break
                         if not chunk:
@@ -321,6 +341,9 @@ class Zygote:
                                 poller.unregister(fd)
                             break
                         got += len(chunk)
+                        if writer != pid:  # only on the channel: written by another process
+                            others += len(chunk)
+                            continue
                         room = caps[fd] - len(bufs[fd])
                         if room > 0:
                             bufs[fd] += chunk[:room]
@@ -352,7 +375,8 @@ class Zygote:
         _, status, rusage = os.wait4(pid, 0)
         wall = time.monotonic() - t0
         for fd in bufs:
-            os.close(fd)
+            if fd != res_r:
+                os.close(fd)  # the channel is the caller's to close
         os.close(pidfd)
         sent_back = None
         if setup_r is not None:
@@ -393,13 +417,14 @@ class Zygote:
             "phase": phase,
             "oom": False,
             **({"prepared": sent_back} if sent_back else {}),
+            **({"channel_tampered": CHANNEL_TAMPERED.format(others)} if others else {}),
         }
 
     # -- inside the child ------------------------------------------------------------------
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
         cfg = self.cfg
         template = self._template
-        chan = child_descriptors(res_w, out_w, err_w, setup_w, keep=template.fd if template is not None else None)
+        chan = child_descriptors(res_w, out_w, err_w, setup_w, self.chan, keep=template.fd if template is not None else None)
         if template is not None:
             if self.cgroup is not None:
                 isolation.join_cgroup(self.cgroup.dirs)  # before the root, which has no /sys
@@ -492,21 +517,21 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
         pass
 
 
-def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, keep: int | None = None) -> int:  # pragma: no cover
+def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, chan: int,
+                      keep: int | None = None) -> int:  # pragma: no cover
     """In a fresh check child: a new session, stdin from /dev/null, stdout/stderr to the
-    collector's pipes, the result channel at an unpredictable descriptor (returned) with the
-    setup pipe beside it, every other inherited descriptor closed (`keep`, if given, moves to
-    channel + 2: the worker's mount template, closed once entered). The setup pipe says "ok"
-    just before candidate code runs: a failure before that is the infrastructure's
-    (sandbox_error), and the candidate cannot fake one after it."""
+    collector's pipes, the result channel at descriptor `chan` (close-on-exec; the seccomp
+    filter keeps it there) with the setup pipe beside it, every other inherited descriptor
+    closed (`keep`, if given, moves to channel + 2: the worker's mount template, closed once
+    entered). The setup pipe says "ok" just before candidate code runs: a failure before that
+    is the infrastructure's (sandbox_error), and the candidate cannot fake one after it.
+    Returns `chan`."""
     os.setsid()
     devnull = os.open("/dev/null", os.O_RDONLY)
     os.dup2(devnull, 0)
     os.dup2(out_w, 1)
     os.dup2(err_w, 2)
-    chan = int.from_bytes(os.urandom(4), "little") % 800 + 200
-    os.dup2(res_w, chan)
-    os.set_inheritable(chan, False)
+    os.dup2(res_w, chan, inheritable=False)
     os.dup2(setup_w, chan + 1, inheritable=False)
     _SETUP_FD[0] = chan + 1
     last = chan + 1
@@ -516,6 +541,45 @@ def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, keep: in
     os.closerange(3, chan)
     os.closerange(last + 1, 4096)
     return chan
+
+
+CHANNEL_TAMPERED = "the result channel was written by another process than the tests' own ({} bytes): tampering"
+
+
+def channel_descriptor() -> int:
+    """A descriptor number for the result channel, drawn at random from 200..999."""
+    return int.from_bytes(os.urandom(4), "little") % 800 + 200
+
+
+def result_channel() -> tuple[socket.socket, int]:
+    """The harness's result channel: (the worker's end, the check's end as a descriptor).
+
+    A unix stream socket pair, not a pipe: the worker's end has SO_PASSCRED, so the kernel
+    names the process that wrote every byte (a read never joins two writers' bytes), and a
+    record from any process but the check's main one, the harness's, is refused whatever it
+    says (a forked child that forges records, or drives the harness into writing them). Nor can
+    it be opened again through /proc/<pid>/fd, as a pipe's other end can."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    try:  # root (or a user namespace's root) may pass net.core.wmem_max
+        theirs.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, CHANNEL_BYTES)
+    except OSError:
+        theirs.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, CHANNEL_BYTES)
+    return ours, theirs.detach()
+
+
+def channel_read(chan: socket.socket) -> tuple[bytes, int | None]:
+    """(bytes, the pid that wrote them) from the channel; b"" at its end. Raises
+    BlockingIOError when nothing is there. The pid is None when the kernel named none, or when
+    the writer also sent descriptors or other control data (the harness never does)."""
+    data, anc, flags, _ = chan.recvmsg(READ_CHUNK, CRED_SPACE)
+    writer = None
+    for level, kind, body in anc:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS and len(body) >= 12:
+            writer = struct.unpack("iII", body[:12])[0]
+    if flags & socket.MSG_CTRUNC:  # descriptors passed along: the kernel closed them
+        writer = None
+    return data, writer
 
 
 def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:

@@ -1,5 +1,6 @@
-# Closes every descriptor, then dups garbage over the low ones: the result channel is gone,
-# so the harness cannot report and the check cannot pass.
+# Closes every descriptor, then dups garbage over the low ones. The result channel survives (the
+# seccomp filter refuses to close it) and the harness reports this check's failure there; without
+# the filter the channel is gone and the check cannot pass either.
 import os
 
 for fd in range(0, 4096):
@@ -16,4 +17,4 @@ for fd in range(0, 64):
 
 
 def escaped():
-    return True
+    return False
