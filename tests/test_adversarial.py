@@ -784,3 +784,61 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
     for t in values["PATHS"] if name == "write_outside_workdir" else ():
         assert not os.path.exists(t), t
 
+
+# -- the two set-up paths, compared -----------------------------------------------------------
+# Every fixture above and every row of the conformance suite, through a backend whose checks are
+# set up in C (sandbox/_child.c) and one whose checks run the same steps in Python
+# (zygote.Zygote._child): the verdicts must be the same, limit by limit and record by record.
+SETUP_LIMITS = {
+    "fork_bomb": Limits(cpu_s=1.0, wall_s=6.0, memory_mb=512, processes=32),
+    "cpu_spin": Limits(cpu_s=0.5, wall_s=10.0, memory_mb=128),
+    "cpu_spin_subprocesses": Limits(cpu_s=0.5, wall_s=10.0, memory_mb=256),
+    "sleep_forever": Limits(cpu_s=0.5, wall_s=1.0, memory_mb=128),
+    "read_planted_data": Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
+}
+
+
+def _verdict(check: Check, ex) -> tuple:
+    out = score(check, ex, RewardConfig(), 0.0)
+    return (out.status, out.reward, out.tests_passed, out.tests_total, ex.limit_hit,
+            tuple(r.outcome for r in ex.records), ex.done, bool(ex.tampered))
+
+
+def test_both_set_up_paths_give_the_same_verdicts(host):
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.sandbox.zygote import _c_setup
+    from rlvr_grade.types import Rollout
+    from tests import test_conformance as conformance
+
+    if _c_setup() is None:
+        pytest.skip("sandbox/_child.c is not built here: there is one set-up path")
+    mark = uuid.uuid4().hex[:10]
+    values = {"PATHS": [str(host.outside / "owned"), "/etc/rlvr-owned"], "SECRET": SECRET, "GRADER_PID": os.getpid(),
+              "OUTSIDE_IP": "151.101.0.223", "PORT": 9, "SOCKET": "/run/rlvr-none.sock", "NAME": "rlvr-adv-none",
+              "MARK": mark, "MARKER": "9" + mark, "MARKER_HEAD": "9", "MARKER_TAIL": mark, "TOKEN_HEAD": "rlvr-a",
+              "TOKEN_TAIL": "nswer-" + mark, "HOLD_S": "0.2", "LOOK_S": "0.2", "SLOT_KEY": "7"}
+    fixtures = sorted(p.stem for p in FIXTURES.glob("*.py"))
+    port_owner = socket.socket()
+    port_owner.bind(("127.0.0.1", 0))
+    port_owner.listen(1)
+    rows = [*conformance.ROWS, ("network", conformance.reach(port_owner.getsockname()[1]), "assert reach() == 'blocked'\n",
+                                conformance.LIMITS)]
+    seen: dict[str, dict[str, tuple]] = {}
+    for path in ("c", "python"):
+        backend = _backend(host, seccomp=True, c_setup=path == "c")
+        try:
+            got = seen[path] = {}
+            for name in fixtures:
+                source = program(name, **{**values, "ZYGOTE_PID": backend._slots[0].proc.pid})
+                check = make_check(source, CHANNEL_ATTACKS.get(name, TESTS), SETUP_LIMITS.get(name, QUICK))
+                got[name] = _verdict(check, backend.run(check))
+            for name, completion, tests, limits in rows:
+                check = build_check(Rollout(index=0, row={"completion": completion, "tests": tests}), CheckOptions(limits=limits))
+                got["conformance:" + name] = _verdict(check, backend.run(check))
+        finally:
+            backend.close()
+    port_owner.close()
+    assert len(seen["c"]) == len(fixtures) + len(rows)
+    differ = {k: (seen["c"][k], seen["python"][k]) for k in seen["c"] if seen["c"][k] != seen["python"][k]}
+    assert differ == {}, differ
+    assert [k for k, v in seen["c"].items() if v[1] != 0.0 and not k.startswith("conformance:")] == []

@@ -104,6 +104,55 @@ def run_check(harness: Harness, completion: str, tests: str):
 
 
 ADD = "def add(a, b):\n    return a + b\n"
+PYTEST_ADD = "from solution import add\n\ndef test_one():\n    assert add(1, 2) == 3\n\ndef test_two():\n    assert add(0, 0) == 0\n"
+SPIN = "def add(a, b):\n    while True:\n        pass\n"
+HOG = "def add(a, b):\n    x = bytearray(1 << 30)\n    x[::4096] = b'1' * len(x[::4096])\n    return a + b\n"
+BOMB = "import os\ndef add(a, b):\n    while True:\n        os.fork()\n"
+FLOOD = "print('x' * 200000)\n" + ADD
+PLANT = (
+    "import os\n"
+    "def plant():\n"
+    "    n = 0\n"
+    "    for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm'):\n"
+    "        try:\n"
+    "            open(os.path.join(d, 'rlvr_conformance_marker'), 'w').write('x')\n"
+    "            n += 1\n"
+    "        except OSError:\n"
+    "            pass\n"
+    "    return n\n"
+)
+SEEN = (
+    "import os\n"
+    "def seen():\n"
+    "    return [d for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm')\n"
+    "            if os.path.exists(os.path.join(d, 'rlvr_conformance_marker'))]\n"
+)
+
+
+def reach(port: int) -> str:
+    """A completion whose reach() says whether 127.0.0.1:`port` answered."""
+    return ("import socket\n"
+            "def reach():\n"
+            "    try:\n"
+            f"        socket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n"
+            "        return 'connected'\n"
+            "    except OSError:\n"
+            "        return 'blocked'\n")
+
+
+# The rows above as (name, completion, tests, limits): what tests/test_adversarial.py runs
+# through both set-up paths of the local sandbox to compare (the network row needs a port).
+ROWS = (
+    ("pass", ADD, "assert add(1, 2) == 3\nassert add(2, 2) == 4\n", LIMITS),
+    ("pytest_pass", ADD, PYTEST_ADD, LIMITS),
+    ("fail", "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n", LIMITS),
+    ("timeout", SPIN, "assert add(1, 2) == 3\n", TIGHT),
+    ("memory_limit", HOG, "assert add(1, 2) == 3\n", LIMITS),
+    ("fork_bomb", BOMB, "assert add(1, 2) == 3\n", TIGHT),
+    ("output_cap", FLOOD, "assert add(1, 2) == 3\n", LIMITS),
+    ("files_planted", PLANT, "assert plant() >= 1\n", LIMITS),
+    ("files_seen", SEEN, "assert seen() == []\n", LIMITS),
+)
 
 
 def test_pass(harness):
@@ -112,8 +161,7 @@ def test_pass(harness):
 
 
 def test_pytest_style_pass(harness):
-    tests = "from solution import add\n\ndef test_one():\n    assert add(1, 2) == 3\n\ndef test_two():\n    assert add(0, 0) == 0\n"
-    out = grade(harness, ADD, tests)
+    out = grade(harness, ADD, PYTEST_ADD)
     assert (out.status, out.tests_passed, out.tests_total) == ("pass", 2, 2), out
 
 
@@ -123,13 +171,12 @@ def test_fail(harness):
 
 
 def test_timeout(harness):
-    out = grade(harness, "def add(a, b):\n    while True:\n        pass\n", "assert add(1, 2) == 3\n", TIGHT)
+    out = grade(harness, SPIN, "assert add(1, 2) == 3\n", TIGHT)
     assert (out.status, out.reward) == ("timeout", 0.0), out
 
 
 def test_memory_limit(harness):
-    hog = "def add(a, b):\n    x = bytearray(1 << 30)\n    x[::4096] = b'1' * len(x[::4096])\n    return a + b\n"
-    out = grade(harness, hog, "assert add(1, 2) == 3\n")
+    out = grade(harness, HOG, "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("memory_limit", 0.0), out
 
 
@@ -140,24 +187,14 @@ def test_network_blocked(harness):
     srv.listen(8)
     port = srv.getsockname()[1]
     try:
-        probe = (
-            "import socket\n"
-            "def reach():\n"
-            "    try:\n"
-            f"        socket.create_connection(('127.0.0.1', {port}), timeout=2).close()\n"
-            "        return 'connected'\n"
-            "    except OSError:\n"
-            "        return 'blocked'\n"
-        )
-        out = grade(harness, probe, "assert reach() == 'blocked'\n")
+        out = grade(harness, reach(port), "assert reach() == 'blocked'\n")
     finally:
         srv.close()
     assert out.status == "pass", out
 
 
 def test_fork_bomb_is_contained_and_the_next_check_runs(harness):
-    bomb = "import os\ndef add(a, b):\n    while True:\n        os.fork()\n"
-    out = grade(harness, bomb, "assert add(1, 2) == 3\n", TIGHT)
+    out = grade(harness, BOMB, "assert add(1, 2) == 3\n", TIGHT)
     assert out.status in ("runtime_error", "timeout", "fail"), out
     assert out.reward == 0.0
     after = grade(harness, ADD, "assert add(1, 2) == 3\n")
@@ -165,8 +202,7 @@ def test_fork_bomb_is_contained_and_the_next_check_runs(harness):
 
 
 def test_output_past_the_cap_stops_the_check_and_fails_it(harness):
-    flood = "print('x' * 200000)\n" + ADD
-    out = grade(harness, flood, "assert add(1, 2) == 3\n")
+    out = grade(harness, FLOOD, "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("fail", 0.0)
     assert out.error == f"output limit exceeded ({LIMITS.output_bytes} bytes)"
     ex = run_check(harness, "print('x' * 4000)\n" + ADD, "assert add(1, 2) == 3\n")  # under it: untouched
@@ -174,27 +210,9 @@ def test_output_past_the_cap_stops_the_check_and_fails_it(harness):
 
 
 def test_files_do_not_survive_between_checks(harness):
-    writer = (
-        "import os\n"
-        "def plant():\n"
-        "    n = 0\n"
-        "    for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm'):\n"
-        "        try:\n"
-        "            open(os.path.join(d, 'rlvr_conformance_marker'), 'w').write('x')\n"
-        "            n += 1\n"
-        "        except OSError:\n"
-        "            pass\n"
-        "    return n\n"
-    )
-    first = grade(harness, writer, "assert plant() >= 1\n")
+    first = grade(harness, PLANT, "assert plant() >= 1\n")
     assert first.status == "pass", first  # at least one place was writable, so the test means something
-    reader = (
-        "import os\n"
-        "def seen():\n"
-        "    return [d for d in ('/tmp', os.getcwd(), os.path.expanduser('~'), '/dev/shm')\n"
-        "            if os.path.exists(os.path.join(d, 'rlvr_conformance_marker'))]\n"
-    )
-    second = grade(harness, reader, "assert seen() == []\n")
+    second = grade(harness, SEEN, "assert seen() == []\n")
     assert second.status == "pass", second
 
 
