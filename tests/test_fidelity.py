@@ -173,11 +173,25 @@ def test_hacks_are_flagged_and_honest_mostly_not(hack_results, honest_results):
 
 # -- strict equality, in-process (the comparator as the rewritten asserts call it) ------------
 
+def _registry():
+    """What a check's worker vouches for: everything alive before the candidate. Taken once, at
+    import, so the classes the tests below define (the liars) are nobody's the grader knows, as
+    a candidate's classes are in a check."""
+    from rlvr_grade.harness import provenance
+
+    registry = provenance.make_registry()
+    registry.scan()
+    return registry
+
+
+_REGISTRY = _registry()
+
+
 def _run_rewritten(test_src: str, env: dict) -> bool:
     from rlvr_grade.harness import strict
 
     ns = {**env, "__builtins__": strict.pristine_builtins()}
-    code = strict.link(compile(strict.rewrite(ast.parse(test_src)), "t", "exec"), strict.make_namespace())
+    code = strict.link(compile(strict.rewrite(ast.parse(test_src)), "t", "exec"), strict.make_namespace(registry=_REGISTRY))
     try:
         exec(code, ns)
     except AssertionError:
@@ -541,6 +555,103 @@ def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
                    "tb": "allowed", "tb_frame": "refused"}
 
 
+PROVENANCE_PROBE = r"""
+import _imp, dataclasses, functools, marshal, os, sys, types
+
+SRC = "def grab():\n    import sys\n    return sys._getframe(1)\n"
+LIB = os.path.dirname(os.__file__)
+
+
+def _try(fn):
+    try:
+        fn()
+        return "allowed"
+    except RuntimeError:
+        return "refused"
+
+
+def _named(code):
+    ns = {}
+    exec(code, ns)
+    return ns["grab"]
+
+
+class _Bait:
+    pass
+
+
+def probe(workdir, harness_like):
+    out = {}
+    for name, filename in [("library_name", os.path.join(LIB, "inspect.py")), ("tests_name", "tests.py"),
+                           ("frozen_name", "<frozen rlvr>")]:
+        # compile(), CodeType, marshal: any name, nothing trusted comes of it
+        out["compile_" + name] = _try(lambda: _named(compile(SRC, filename, "exec"))())
+        placeholder = "Q" * len(filename)
+        blob = marshal.dumps(compile(SRC, placeholder, "exec")).replace(placeholder.encode(), filename.encode())
+        out["marshal_" + name] = _try(lambda: _named(marshal.loads(blob))())
+    code = compile(SRC, "solution_helper.py", "exec")
+    _imp._fix_co_filename(code, os.path.join(LIB, "inspect.py"))
+    out["fix_co_filename"] = _try(lambda: _named(code)())
+    with open(os.path.join(workdir, "forged_mod.pyc"), "wb") as fh:  # a sourceless .pyc on sys.path
+        import importlib.util
+        fh.write(importlib.util.MAGIC_NUMBER + b"\0" * 12 + marshal.dumps(compile(SRC, os.path.join(LIB, "inspect.py"), "exec")))
+    sys.path.insert(0, workdir)
+    out["sourceless_pyc"] = _try(lambda: __import__("forged_mod").grab())
+    # a library module first imported now is trusted (its code equals the file's), so its frame
+    # APIs work for it; logging from the candidate keeps working
+    import logging, colorsys
+    logging.getLogger("probe").warning("ok")
+    out["lazy_import_trusted"] = REGISTRY.category(colorsys.rgb_to_hls.__code__)
+    @dataclasses.dataclass
+    class Mine:
+        x: int
+    out["candidate_dataclass_code"] = REGISTRY.category(Mine.__init__.__code__)
+    return out
+
+
+STASH = []
+
+
+def bait():
+    # an object whose __del__ is a C callable (no frame of the candidate's) taking a frame
+    return type("B", (_Bait,), {"__del__": functools.partial(STASH.extend, map(sys._getframe, [0]))})()
+"""
+
+
+def test_trust_is_by_identity_and_the_requester_names_the_access(tmp_path):
+    """In a fresh interpreter with the guard armed: code the candidate makes under any trusted
+    name (compile, marshal, _imp._fix_co_filename, a sourceless .pyc) gets no trust; a C
+    callable of the candidate's fired inside trusted code that does not name the access gets no
+    frame; a library module imported late is trusted by what it is; a dataclass the candidate
+    defines has no trusted code."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "cand.py").write_text(PROVENANCE_PROBE)
+    driver = (
+        "import sys, json; sys.path.insert(0, %r)\n"
+        "from rlvr_grade.harness.guard import Guard\n"
+        "g = Guard(); g.install()\n"
+        "def harness_like(box):\n    box.clear()\n    return len(box)\n"  # trusted code that drops the object
+        "g.trust(harness_like.__code__, 2)\n"
+        "def run():\n    g.arm()\n    import cand\n    cand.REGISTRY = g.registry\n"
+        "    out = cand.probe(%r, harness_like)\n"
+        # the object dies in trusted code called by the harness's own frame: no candidate frame
+        # anywhere on the stack when the C callable asks for a frame (red-team A4)
+        "    harness_like([cand.bait()])\n    out['stash'] = len(cand.STASH)\n    return out\n"
+        "print(json.dumps(run()))\n"
+    ) % (str(tmp_path), str(tmp_path))
+    res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
+                         cwd=str(Path(__file__).resolve().parent.parent))
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    forged = {k: v for k, v in out.items() if k.startswith(("compile_", "marshal_", "fix_", "sourceless"))}
+    assert set(forged.values()) == {"refused"}, out
+    assert out["stash"] == 0, out  # the frame never reached the candidate's list
+    assert out["lazy_import_trusted"] == 1 and out["candidate_dataclass_code"] == 0, out
+
+
 UNITTEST_TESTS = """\
 import unittest
 from solution import Acc
@@ -732,10 +843,10 @@ def test_guard_resolves_paths_and_allows_writes_beside_the_tests(tmp_path):
     driver = (
         "import sys, json; sys.path.insert(0, %r)\n"
         "from rlvr_grade.harness.guard import Guard\n"
-        "g = Guard(trusted_files=[%r]); g.protected = (%r,); g.install()\n"
+        "g = Guard(protected=(%r,)); g.install()\n"
         "def run():\n    g.arm()\n    import cand\n    return cand.probe(%r, %r)\n"
         "print(json.dumps(run()))\n"
-    ) % (str(tmp_path), str(tests_dir / "test_solution.py"), str(tests_dir / "test_solution.py"), str(tests_dir), str(tmp_path))
+    ) % (str(tmp_path), str(tests_dir / "test_solution.py"), str(tests_dir), str(tmp_path))
     res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
                          cwd=str(Path(__file__).resolve().parent.parent))
     assert res.returncode == 0, res.stderr
@@ -785,3 +896,35 @@ def test_memory_routes_the_guard_cannot_see_are_refused_below_it():
     with Grader(ScoreOptions(concurrency=1)) as g:
         [o] = g.grade([{"completion": KERNEL_PROBE, "tests": tests}])
     assert o.status == "pass", o.error
+
+
+NATIVE_PROBE = """
+import sys
+
+
+def loaded():
+    names = [n for n in ("ctypes", "_ctypes", "cffi", "_cffi_backend") if n in sys.modules]
+    stack, seen = [object], set()
+    while stack:  # no import needed: a loaded extension's types hang off object's subclasses
+        cls = stack.pop()
+        if id(cls) in seen:
+            continue
+        seen.add(id(cls))
+        if getattr(cls, "__module__", "") in ("_ctypes", "_cffi_backend"):
+            names.append(cls.__module__)
+        stack.extend(type.__subclasses__(cls) if cls is not type else type.__subclasses__(type))
+    return sorted(set(names))
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="the worker imports ctypes for its own set-up (sandbox/linux.py, seccomp.py); "
+                                       "asked of i16 in notes/i15-to-i16.md item 8")
+def test_no_native_memory_module_is_loaded_in_a_check():
+    """With _ctypes loaded, its types are reachable from object.__subclasses__() without an
+    import, and a ctypes Union reads any address with no audit event (red-team A2): a check's
+    process must never have it unless the program or the tests import it themselves."""
+    rows = [{"completion": NATIVE_PROBE, "tests": "assert loaded() == []\n"},
+            {"completion": NATIVE_PROBE, "tests": "from solution import loaded\n\n\ndef test_none():\n    assert loaded() == []\n"}]
+    with Grader(ScoreOptions(concurrency=1)) as g:
+        outs = g.grade(rows)
+    assert [o.status for o in outs] == ["pass", "pass"], [o.error for o in outs]

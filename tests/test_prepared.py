@@ -32,9 +32,9 @@ def _blob(tests: str) -> dict[str, str]:
 def test_packed_tests_load_back_as_what_the_child_would_prepare():
     steps, loops, used, imports = prepared.unpack(_blob(TESTS))
     ref_steps, ref_loops, ref_used, ref_imports = prepare_asserts(TESTS)
-    assert [(sid, is_check, lines) for sid, _, is_check, lines in steps] == [
-        (sid, is_check, lines) for sid, _, is_check, lines in ref_steps]
-    assert [code for _, code, _, _ in steps] == [code for _, code, _, _ in ref_steps]
+    assert [(sid, is_check, lines, sets) for sid, _, is_check, lines, sets in steps] == [
+        (sid, is_check, lines, sets) for sid, _, is_check, lines, sets in ref_steps]
+    assert [code for _, code, *_ in steps] == [code for _, code, *_ in ref_steps]
     assert (loops, used, imports) == (ref_loops, ref_used, ref_imports)
     assert imports == ["math"] and "candidate" in used and loops == [(3, 4)]
 
@@ -90,7 +90,7 @@ def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend)
     assert _verdicts(again) == [("check:7:4", "passed"), ("check:7:5", "passed")]
     assert _verdicts(wrong) == [("check:7:4", "failed"), ("check:7:5", "failed")]
     steps, *_ = prepared.unpack(held)
-    assert [c for _, c, _, _ in steps] == [c for _, c, _, _ in prepare_asserts(TESTS)[0]]  # code objects compare by content
+    assert [c for _, c, *_ in steps] == [c for _, c, *_ in prepare_asserts(TESTS)[0]]  # code objects compare by content
 
 
 @requires_root
@@ -114,7 +114,7 @@ def test_a_candidate_cannot_plant_the_tests_later_checks_run(backend):
     held = prepared.pack(tests)
     assert held is not None
     steps, *_ = prepared.unpack(held)
-    assert [c for _, c, _, _ in steps] == [c for _, c, _, _ in prepare_asserts(tests)[0]]  # code objects compare by content
+    assert [c for _, c, *_ in steps] == [c for _, c, *_ in prepare_asserts(tests)[0]]  # code objects compare by content
     assert backend.run(_check(source, tests)).records[0].outcome == "failed"
 
 

@@ -2,10 +2,9 @@
 state, and nothing else.
 
 The candidate runs in the same process as the harness and the tests. What decides a verdict
-lives in harness and test frames (the result channel's writer and its nonce, the failure log,
-the tests' expected values in their locals and code constants), so the guard is an allowlist
-seen from the grader's side: candidate code may use every library and every object of its
-own, and may not touch
+lives in harness and test frames (the failure log, the tests' expected values in their locals
+and code constants), so the guard is an allowlist seen from the grader's side: candidate code
+may use every library and every object of its own, and may not touch
 
 - frames: `sys._getframe` (so `inspect.currentframe/stack`, `traceback.walk_stack`),
   `sys._current_frames`, `tb_frame` / `gi_frame` / `cr_frame` / `ag_frame` / `f_code`,
@@ -13,29 +12,33 @@ own, and may not touch
 - the heap as a whole: `gc.get_objects`, `gc.get_referrers`, `gc.get_referents`;
 - the grader's code: reading or replacing `__code__`, `__defaults__`, `__kwdefaults__` of a
   function of the harness, the tests, pytest or pluggy, `gi_code`/`cr_code` of theirs (a
-  library's or the candidate's own functions are the candidate's business: networkx sets
-  `__code__` at import, `types.coroutine` replaces a flag);
+  library's or the candidate's own functions are the candidate's business);
 - raw memory: importing ctypes, _ctypes, cffi or _cffi_backend, and every ctypes event;
-  `/proc/<pid>/...` files outside a short allowlist of status files (memory, maps, fds,
-  environ, other processes), decided on the *resolved* path (`..`, symlinks,
-  `/proc/self/root`, `/dev/fd` all resolve first);
+  `/proc/<pid>/...` files outside a short allowlist of status files, decided on the *resolved*
+  path (`..`, symlinks, `/proc/self/root`, `/dev/fd` all resolve first);
 - the test files (the pytest module is served to pytest from memory; its file on disk is a
-  placeholder, and the guard refuses opening it anyway);
-- forged trust: code compiled, built (`CodeType`, `code.replace`) or unmarshalled under a
-  trusted file name (it would pass as trusted below), `sys.addaudithook`.
+  placeholder, and the guard refuses opening it anyway); `sys.addaudithook`.
 
-Who is "candidate code": a call chain that has a frame of code not loaded from a trusted
-location (the standard library, site-packages, this package, the test file) between the
-audited call and the harness frame that armed the guard, or that never reaches that frame
-(another thread, whose first frame the candidate chose: a thread or an executor running a
-trusted function with the candidate's arguments is the candidate's call). Frame events keep
-one nuance: a trusted function that only turns frames into text on the candidate's behalf
-(logging's findCaller, traceback.format_exc, namedtuple's module lookup) is allowed.
+Three rules decide who asks (docs/fidelity.md, "The in-process guard"):
+
+1. **Trust by provenance.** A frame is the grader's or a library's only if its code object is
+   one the registry holds (harness/provenance.py): by identity, never by file name. No
+   `compile`, `CodeType`, `code.replace`, `marshal` or `.pyc` of the candidate's can make a
+   trusted code object, so none of those needs refusing.
+2. **The requester names what it takes.** A frame, heap or code access is honoured only if the
+   innermost Python frame is trusted code that names it (`_getframe`, `tb_frame`, `__code__` ...
+   among its names or string constants). A candidate callable that fires inside trusted code —
+   a `__del__` that is a `functools.partial`, a weakref callback, a key function, a descriptor —
+   is not code that names the access, whatever frames surround it.
+3. **No candidate frame in between.** Walking from the access to the harness frame that armed
+   the guard meets no frame of code nobody vouches for (another thread never meets it: its first
+   frame is the candidate's choice). A trusted function that turns frames into text on the
+   candidate's behalf (logging's findCaller, traceback.format_exc) is allowed, but never over a
+   frame of the harness, and never rendering locals (`capture_locals`).
 
 What Python cannot see is the kernel's (sandbox/, see docs/fidelity.md): a subprocess, an
-`openat` relative to a directory fd, process_vm_readv, ptrace, prctl(PR_SET_DUMPABLE), and
-memory bugs of C extensions (numpy's stride tricks read any address of the process): the
-argument for the result channel in docs/fidelity.md says which layer holds what.
+`openat` relative to a directory fd, process_vm_readv, ptrace, prctl(PR_SET_DUMPABLE), the
+result channel's descriptor, and memory access by C extensions.
 """
 
 from __future__ import annotations
@@ -45,26 +48,19 @@ import sys
 import sysconfig
 from typing import Any, Callable
 
+from rlvr_grade.harness import provenance
+
 _FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"))
 _CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__", "gi_code", "cr_code", "ag_code"))
-_DENY_EVENTS = frozenset((
-    "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.addaudithook",
-    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._getframemodulename",
-))
+# event -> the name the requesting code must mention
+_DENY_EVENTS = {
+    "sys._getframe": "_getframe", "sys._current_frames": "_current_frames", "sys.settrace": "settrace",
+    "sys.setprofile": "setprofile", "sys.addaudithook": None, "gc.get_objects": "get_objects",
+    "gc.get_referrers": "get_referrers", "gc.get_referents": "get_referents",
+    "sys._getframemodulename": "_getframemodulename",
+}
 # Modules that read and write raw memory by address: refused to candidate code outright.
 NATIVE_MEMORY_MODULES = frozenset(("ctypes", "_ctypes", "cffi", "_cffi_backend", "_testcapi", "_testinternalcapi"))
-# Functions that hand frame objects (or their callers' source lines: the test's asserts) to
-# whoever calls them. Text-returning neighbours (traceback.format_exc, logging's findCaller,
-# namedtuple reading its caller's module name) stay allowed.
-_STACK_FNS = frozenset((
-    "print_stack", "format_stack", "extract_stack", "walk_stack", "walk_tb", "currentframe", "formatStack",
-))
-_TEXT_LIBS = (os.sep + "traceback.py", os.sep + os.path.join("logging", "__init__.py"))
-_FRAME_LIBS = tuple(os.sep + n for n in ("inspect.py", "bdb.py", "pdb.py", "cgitb.py"))
-_FRAME_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "py" + os.sep)
-# Code of these packages is the grader's (with the harness and the test files): candidate code
-# may not read or replace its __code__ / defaults.
-_GRADER_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "pytest" + os.sep)
 # What a process may read of its own /proc/<pid>/: status, never memory, maps, fds or environ.
 PROC_SELF_ALLOWED = frozenset((
     "stat", "statm", "status", "cmdline", "comm", "limits", "cgroup", "io", "oom_score", "oom_score_adj",
@@ -83,7 +79,6 @@ def _trusted_prefixes(extra: list[str]) -> tuple[str, ...]:
     for p in sys.path:
         if p and ("site-packages" in p or "dist-packages" in p):
             roots.add(p)
-    roots.add(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # rlvr_grade itself
     roots.update(extra)
     out = set()
     for r in roots:
@@ -93,14 +88,14 @@ def _trusted_prefixes(extra: list[str]) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-# Computed once when the zygote imports the harness (~0.5 ms saved per check).
-_DEFAULT_PREFIXES = _trusted_prefixes([])
+# Where the standard library and installed packages live (computed once when the worker
+# imports the harness).
+_LIBRARY_PREFIXES = _trusted_prefixes([])
 
 
 def library_prefixes() -> tuple[str, ...]:
     """Where the standard library and installed packages live (with a trailing separator)."""
-    harness = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
-    return tuple(p for p in _DEFAULT_PREFIXES if p != harness and p != os.path.join(os.path.realpath(harness), ""))
+    return _LIBRARY_PREFIXES
 
 
 def _plain_path_types() -> tuple[type, ...]:
@@ -115,26 +110,32 @@ _PATH_TYPES = _plain_path_types()
 
 
 class Guard:
-    """`install()` once per check child (before any candidate code), then `arm()` from the
-    harness frame that runs the candidate: frames below it are the grader's.
+    """`install()` once per process (the worker does it before forking any check), then
+    `arm()` from the harness frame that runs the candidate: frames below it are the grader's.
 
     `protected` are paths (resolved) candidate code may not open: a path ending in the
-    separator protects everything under it.
+    separator protects everything under it. `trust(code)` registers code the harness compiled
+    (the tests) before the candidate runs.
 
-    The hook is a closure made by `install()` (see `_make_hook`): when an event fires it looks
-    nothing up in this class, this module or `builtins`, which the candidate can reach without
-    a frame (`object.__subclasses__()`, any function's `__globals__`, `import builtins`)."""
+    The hook is a closure made by `_make_hook`: when an event fires it looks nothing up in this
+    class, this module or `builtins`, which the candidate can reach without a frame
+    (`object.__subclasses__()`, any function's `__globals__`, `import builtins`). A Guard is held
+    only in harness locals and the worker's prebuilt state, which each check pops before the
+    candidate runs."""
 
-    def __init__(self, trusted_files: list[str] | None = None, trusted_dirs: list[str] | None = None):
-        self.trusted_files = frozenset(trusted_files or ())
-        self.prefixes = _DEFAULT_PREFIXES if not trusted_dirs else _trusted_prefixes(list(trusted_dirs))
-        self.protected: tuple[str, ...] = ()
+    def __init__(self, registry: provenance.Registry | None = None, protected: tuple[str, ...] = ()):
+        self.registry = registry
+        self.protected = tuple(protected)
         self.refusals: list[str] = []
         self._controls: tuple[Callable[..., Any], ...] | None = None
 
     def _make(self) -> tuple[Callable[..., Any], ...]:
         if self._controls is None:
-            self._controls = _make_hook(self.trusted_files, self.prefixes, tuple(self.protected), self.refusals)
+            if self.registry is None:
+                self.registry = provenance.make_registry()
+                self.registry.scan()
+            self._controls = _make_hook(self.registry, self.refusals)
+            self._controls[4](self.protected)
         return self._controls
 
     @property
@@ -152,48 +153,99 @@ class Guard:
     def disarm(self) -> None:
         self._make()[2]()
 
+    def protect(self, paths: tuple[str, ...]) -> None:
+        self.protected = tuple(paths)
+        self._make()[4](self.protected)
+
+    def trust(self, code: Any, category: int = provenance.TESTS) -> None:
+        """Code the harness compiled itself (the tests), before the candidate runs."""
+        self._make()
+        assert self.registry is not None
+        self.registry.add(code, category)
+
     def install(self) -> None:
-        """Call after setting `protected`: the hook is built from the settings as they are now."""
-        sys.addaudithook(self._make()[0])
-        _neuter_signal_frames()
+        """Add the hook to this process (once: a second call does nothing)."""
+        controls = self._make()
+        if not controls[5]():
+            sys.addaudithook(controls[0])
+            _neuter_signal_frames()
 
 
-def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protected: tuple[str, ...],
-               refusals: list[str]) -> tuple[Callable[..., Any], ...]:
-    """(hook, arm, disarm, is_armed). Every name the hook uses when an event fires is a local of
-    this function, bound now, before candidate code runs: the tables, the builtins and unbound
-    str/bytes methods (so a str subclass's overrides do not answer for its content), the state
-    (armed, base frame, re-entry flag) in cells. A candidate that rebinds `Guard._refuse`, empties
-    `_DENY_EVENTS` in this module or patches `builtins.isinstance` changes nothing the hook sees;
-    the hook itself is held only by the interpreter's list of audit hooks, which Python code
-    cannot read."""
+def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Callable[..., Any], ...]:
+    """(hook, arm, disarm, is_armed, set_protected, installed). Every name the hook uses when an
+    event fires is a local of this function, bound now, before candidate code runs: the tables,
+    the builtins and unbound str/bytes methods (so a str subclass's overrides do not answer for
+    its content), the state (armed, base frame, re-entry flag) in cells. The hook itself is held
+    only by the interpreter's list of audit hooks, which Python code cannot read."""
     getframe = sys._getframe
-    _open, _type, _isinstance, _str, _bytes, _int, _len = open, type, isinstance, str, bytes, int, len
+    _type, _isinstance, _str, _bytes, _int, _len = type, isinstance, str, bytes, int, len
     to_str = str.__str__  # an exact str with a subclass's characters
     to_bytes = bytes.__bytes__
-    startswith, endswith, isdigit, encode, decode = str.startswith, str.endswith, str.isdigit, str.encode, bytes.decode
-    split, find = str.split, bytes.find
+    startswith, endswith, isdigit, decode = str.startswith, str.endswith, str.isdigit, bytes.decode
+    split = str.split
     fspath, fs_encoding = os.fspath, sys.getfilesystemencoding()
     realpath, getcwd, join, getpid = os.path.realpath, os.getcwd, os.path.join, os.getpid
-    getattr_, _memoryview, _any = getattr, memoryview, any
-    weakref_py = os.sep + "weakref.py"
-    deny_events, frame_attrs, code_attrs, stack_fns = _DENY_EVENTS, _FRAME_ATTRS, _CODE_ATTRS, _STACK_FNS
-    text_libs, frame_libs, frame_pkgs, grader_pkgs = _TEXT_LIBS, _FRAME_LIBS, _FRAME_PKGS, _GRADER_PKGS
+    getattr_ = getattr
+    code_type = type((lambda: 0).__code__)
+    function_type = type(_make_hook)
+    fn_code = function_type.__dict__["__code__"].__get__
+
+    def _gen() -> Any:
+        yield
+
+    async def _coro() -> None:
+        pass
+
+    async def _agen() -> Any:
+        yield
+
+    gen_code = {type(g): type(g).__dict__[a].__get__ for g, a in ((_gen(), "gi_code"), (_agen(), "ag_code"))}
+    _c = _coro()
+    gen_code[type(_c)] = type(_c).__dict__["cr_code"].__get__
+    _c.close()
+    frame_type = type(getframe())
+    deny_events, frame_attrs, code_attrs = dict(_DENY_EVENTS), _FRAME_ATTRS, _CODE_ATTRS
     native = NATIVE_MEMORY_MODULES
     proc_allowed = PROC_SELF_ALLOWED
-    logging_init = _TEXT_LIBS[1]
-    inspect_py = os.sep + "inspect.py"
-    types_py = os.sep + "types.py"
-    harness_root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
-    prefix_bytes = tuple(encode(p) for p in prefixes)
+    prefixes = _LIBRARY_PREFIXES
     path_types = _PATH_TYPES
     refused_error = GuardRefused
     note = refusals.append
-    cache: dict[str, bool] = {}
-    cached = cache.get
+    flags_of, category, add, names, verified = (registry.flags, registry.category, registry.add, registry.names,
+                                                registry.verified)
+    LIBRARY, HARNESS, TESTS = provenance.LIBRARY, provenance.HARNESS, provenance.TESTS
+    FRAME_API, TEXT_STACK, TRAMPOLINE = provenance.FRAME_API, provenance.TEXT_STACK, provenance.TRAMPOLINE
+    LOGGING_LAMBDA, SIGNATURE, GRADER, CAPTURE = (provenance.LOGGING_LAMBDA, provenance.SIGNATURE, provenance.GRADER,
+                                                  provenance.CAPTURE)
+    category_of_file = provenance.category_of_file
+    import marshal
+
+    loads = marshal.loads
+    _compile = compile
+    os_open, os_read, os_close, os_fstat = os.open, os.read, os.close, os.fstat
+    O_RDONLY = os.O_RDONLY
+
+    def read_file(path: str) -> bytes:
+        fd = os_open(path, O_RDONLY)
+        try:
+            size = os_fstat(fd).st_size
+            chunks = []
+            while size > 0:
+                chunk = os_read(fd, size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size -= _len(chunk)
+            return b"".join(chunks)
+        finally:
+            os_close(fd)
+
     armed = False
+    started = False  # the candidate has started in this process: module code is verified from then on
     busy = False
     base: Any = None
+    protected: tuple[str, ...] = ()
+    installed = False
 
     def exact(s: Any) -> Any:
         """`s` as an exact str (None when it is no str at all)."""
@@ -205,92 +257,55 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             return decode(to_bytes(s), "utf-8", "surrogateescape")
         return None
 
-    def is_trusted(filename: Any) -> bool:
-        filename = exact(filename)
-        if filename is None:
-            return False
-        hit = cached(filename)
-        if hit is None:
-            hit = (
-                filename in trusted_files
-                or startswith(filename, "<frozen ")
-                or (startswith(filename, "/") and startswith(filename, prefixes))
-            )
-            cache[filename] = hit
-        return hit
-
-    def is_graders(filename: Any) -> bool:
-        """Code of the harness, the tests, pytest or pluggy."""
-        filename = exact(filename) or ""
-        if filename in trusted_files or startswith(filename, harness_root):
-            return True
-        for part in grader_pkgs:
-            if part in filename:
+    def candidate_between(depth: int) -> bool:
+        """Whether a frame of code nobody vouches for sits between the innermost frame (depth
+        below the caller) and the harness's base frame, or the walk never meets the base."""
+        frame = getframe(depth)
+        while frame is not base:
+            if frame is None or not category(frame.f_code) or flags_of(frame.f_code) & TRAMPOLINE:
                 return True
+            frame = frame.f_back
         return False
 
-    def frame_handing(code: Any) -> bool:
-        fn, name = exact(code.co_filename) or "", exact(code.co_name)
-        if name == "<module>":
-            return False  # a module being imported on the candidate's behalf, not an API call
-        if endswith(fn, frame_libs):
-            return True
-        for part in frame_pkgs:
-            if part in fn:
-                return True
-        return name in stack_fns and endswith(fn, text_libs)
-
-    def refuse(depth: int, frame_event: bool) -> bool:
+    def refuse(depth: int, frame_event: bool, handed: Any) -> bool:
         """Walk from the audited call up to the harness's frame. Refuse when a candidate frame
-        is on the way, or the walk never meets the harness's frame (another thread: its first
-        frame is the candidate's choice) — except, for frame events, when every trusted frame
-        between the access and the candidate returns something other than frames."""
+        is on the way, or the walk never meets the harness's frame — except, for frame events,
+        when every trusted frame between the access and the candidate returns something other
+        than frames, and the frame handed over is not the harness's."""
         frame = getframe(depth)
         between = []
         while frame is not base:
             code = frame.f_code if frame is not None else None
-            if frame is None or not is_trusted(code.co_filename) or trampoline(code):
+            f = flags_of(code) if code is not None else 0
+            if frame is None or not (f & 0xF) or f & TRAMPOLINE:
                 if not frame_event or not between:
                     return True
-                last = between[-1]  # what the candidate called
-                if exact(last.co_name) == "<lambda>" and endswith(exact(last.co_filename) or "", logging_init):
-                    # logging.currentframe is `lambda: sys._getframe(1)` in 3.11: called by
-                    # findCaller it feeds a text API; called by the candidate it hands over the
-                    # candidate's own frame, whose f_back/f_locals (not audited) lead to ours.
+                if handed is not None and category(handed.f_code) == HARNESS:
+                    return True  # text of the harness's own frames is nobody's business
+                if between[-1][1] & LOGGING_LAMBDA:
+                    # logging.currentframe is `lambda: sys._getframe(1)`: called by findCaller it
+                    # feeds a text API; called by the candidate it hands over the candidate's own
+                    # frame, whose f_back/f_locals (not audited) lead to ours
                     return True
-                for c in between:
-                    if frame_handing(c):
+                for _code, cf, fr in between:
+                    if cf & (FRAME_API | TEXT_STACK):
                         return True
+                    if cf & CAPTURE and fr.f_locals.get("capture_locals"):
+                        return True  # renders locals: a frame API in text form
                 return False
-            between.append(code)
+            between.append((code, f, frame))
             frame = frame.f_back
         return False
 
-    def trampoline(code: Any) -> bool:
-        """weakref.finalize calling back: the callable and its arguments are whoever registered
-        it (C callables such as `list.extend(map(sys._getframe, [0]))` leave no frame of theirs)."""
-        return exact(code.co_name) in ("__call__", "_exitfunc") and endswith(exact(code.co_filename) or "", weakref_py)
-
-    def innermost(depth: int) -> str:
-        """File name of the innermost Python frame above the audited call."""
+    def requester_names(depth: int, name: Any) -> bool:
+        """The innermost Python frame is trusted code that mentions `name`."""
         frame = getframe(depth)
-        return (exact(frame.f_code.co_filename) or "") if frame is not None else ""
-
-    def forged_compile(filename: Any, source: Any) -> bool:
-        """compile() named after a trusted file would pass as trusted frames."""
-        filename = exact(filename)
-        if filename is None or not is_trusted(filename):
+        if frame is None:
             return False
-        if startswith(filename, "/") and _isinstance(source, (_bytes, _str)):
-            # the import system compiling a real file of the read-only tree is genuine
-            data = encode(to_str(source)) if _isinstance(source, _str) else to_bytes(source)
-            try:
-                with _open(filename, "rb") as fh:
-                    disk = fh.read()
-            except OSError:
-                return True
-            return data != disk  # two exact bytes objects
-        return True
+        code = frame.f_code
+        if not category(code):
+            return True  # candidate code asking: the walk refuses it
+        return name in names(code)
 
     def resolved(path: Any) -> Any:
         """The absolute, resolved path an open() of `path` reaches, or None for an fd; a path
@@ -331,52 +346,107 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             return True
         return parts[2] != _str(getpid())
 
-    def tests_code(target: Any) -> bool:
-        code = getattr_(target, "__code__", None)
-        return code is not None and exact(getattr_(code, "co_filename", None)) in trusted_files
-
-    def graders_code(target: Any, attr: str) -> bool:
-        """Whether `target.<attr>` is a function's or a generator's of the grader."""
-        if attr == "__code__" or attr == "__defaults__" or attr == "__kwdefaults__":
-            code = getattr_(target, "__code__", None)
+    def graders_code(target: Any, attr: str) -> Any:
+        """The grader's code object behind `target.<attr>` (a function's or a generator's of the
+        harness, the tests, pytest or pluggy), else None. Read through the C types' own
+        descriptors: nothing of the candidate's runs inside the hook."""
+        t = _type(target)
+        if t is function_type:
+            code = fn_code(target)
+        elif t in gen_code:
+            code = gen_code[t](target)
         else:
-            code = getattr_(target, attr, None)
-        return code is not None and is_graders(getattr_(code, "co_filename", None))
+            return None
+        if _type(code) is not code_type:
+            return None
+        f = flags_of(code)
+        return code if (f & 0xF) in (HARNESS, TESTS) or f & GRADER else None
+
+    def consider_exec(code: Any) -> None:
+        """Module code the import system (or anyone) is about to run while the candidate is
+        active: the library's own if it equals the file its name points to; code a library
+        generates while no candidate frame is on the stack is the library's too."""
+        if _type(code) is not code_type or category(code):
+            return
+        filename = exact(code.co_filename) or ""
+        if startswith(filename, "/"):
+            # a file's code (the import system's): the library's only if it is the file's
+            if startswith(realpath(filename), prefixes) and verified(code, read_file, loads, _compile):
+                add(code, LIBRARY)
+            return
+        # "<string>" and the like: made from text at run time; a library's own template
+        # (dataclasses, namedtuple) when a library frame runs it and no candidate frame is below
+        caller = getframe(2)  # consider_exec <- hook <- exec's caller
+        if caller is not None and category(caller.f_code) == LIBRARY and not candidate_between(3):
+            add(code, LIBRARY)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         nonlocal busy
-        if not armed or busy:
+        if busy:
+            return
+        if event == "exec":
+            if not started:
+                # before any candidate code in this process: whatever runs is the grader's or a
+                # library's (the test modules' imports, pytest's plugins)
+                if _len(args) and _type(args[0]) is code_type and not category(args[0]):
+                    add(args[0], category_of_file(exact(args[0].co_filename) or ""))
+                return
+            if armed:
+                busy = True
+                try:
+                    consider_exec(args[0] if _len(args) else None)
+                finally:
+                    busy = False
+            return
+        if not armed:
             return
         frame_event = False
+        handed = None
+        named = None
         if event in deny_events:
             frame_event = event == "sys._getframe"
+            named = deny_events[event]
+            if frame_event and _len(args) and _type(args[0]) is frame_type:
+                handed = args[0]
+            if named is None:  # sys.addaudithook: nobody's business while a check runs
+                note(event)
+                raise refused_error(f"refused by the grader: {event}")
         elif event == "object.__getattr__" or event == "object.__setattr__":
             if _len(args) < 2:
                 return
-            attr = args[1]
+            attr = exact(args[1])
             if attr in frame_attrs:
                 frame_event = event == "object.__getattr__"
+                named = attr
+                if attr == "tb_frame" and frame_event:
+                    busy = True
+                    try:
+                        handed = getattr_(args[0], "tb_frame", None)
+                    finally:
+                        busy = False
+                    if _type(handed) is not frame_type:
+                        handed = None
             elif attr in code_attrs:
                 busy = True
                 try:
-                    mine = graders_code(args[0], exact(attr))
-                    if mine and event == "object.__getattr__":
+                    mine = graders_code(args[0], attr)
+                    if mine is not None and event == "object.__getattr__":
                         reader = getframe(1)
-                        reader_file = exact(reader.f_code.co_filename) if reader is not None else ""
-                        if startswith(reader_file or "", harness_root):
-                            mine = False  # the harness reading its own (strict.call, genuine())
-                        elif endswith(reader_file or "", inspect_py) and exact(reader.f_code.co_name) in (
-                                "_signature_from_function", "_signature_is_functionlike"):
+                        rf = flags_of(reader.f_code) if reader is not None else 0
+                        if (rf & 0xF) == HARNESS and requester_names(2, attr):
+                            mine = None  # the harness reading its own (strict.call, genuine())
+                        elif rf & SIGNATURE and category(mine) == TESTS:
                             # inspect.signature of a callback the tests handed over: its argument
                             # names and defaults; never of the harness's, pytest's or pluggy's own
                             # (the recorder keeps its state in a default)
-                            mine = not tests_code(args[0])
+                            mine = None
                 finally:
                     busy = False
-                if not mine:
+                if mine is None:
                     return
+                named = attr
             elif attr == "f_trace":
-                pass
+                named = "f_trace"
             else:
                 return
         elif startswith(event, "ctypes."):
@@ -385,28 +455,7 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             name = exact(args[0]) if args else None
             if name is None or split(name, ".")[0] not in native:
                 return
-        elif event == "compile":
-            busy = True
-            try:
-                forged = forged_compile(args[1] if _len(args) > 1 else None, args[0])
-            finally:
-                busy = False
-            if not forged:
-                return
-        elif event == "code.__new__":
-            # CodeType() / code.replace() under a trusted file name; the stdlib's own
-            # types.coroutine (asyncio's import) only sets a flag of an existing function
-            if not is_trusted(args[1] if _len(args) > 1 else None) or endswith(innermost(2), types_py):
-                return
-        elif event == "marshal.loads":
-            if startswith(innermost(2), "<frozen importlib"):
-                return  # the import system loading a .pyc
-            try:
-                data = _bytes(_memoryview(args[0]))
-            except Exception:  # noqa: BLE001 - not bytes-like: marshal.loads refuses it itself
-                return
-            if not _any(find(data, p) >= 0 for p in prefix_bytes):
-                return
+            named = split(name, ".")[0]
         elif event == "open":
             busy = True
             try:
@@ -419,17 +468,19 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
             return
         busy = True
         try:
-            refused = refuse(2, frame_event)
+            refused = (named is not None and not requester_names(2, named)) or refuse(2, frame_event, handed)
         finally:
             busy = False
         if refused:
-            note(event)
-            raise refused_error(f"refused by the grader: {event}")
+            what = event if named is None else f"{event} {named}"
+            note(what)
+            raise refused_error(f"refused by the grader: {what}")
 
     def arm(frame: Any) -> None:
-        nonlocal armed, base
+        nonlocal armed, base, started
         base = frame
         armed = True
+        started = True
 
     def disarm() -> None:
         nonlocal armed
@@ -438,25 +489,39 @@ def _make_hook(trusted_files: frozenset[str], prefixes: tuple[str, ...], protect
     def is_armed() -> bool:
         return armed
 
-    return hook, arm, disarm, is_armed
+    def set_protected(paths: tuple[str, ...]) -> None:
+        nonlocal protected
+        protected = tuple(to_str(p) for p in paths)
+
+    def mark_installed() -> bool:
+        nonlocal installed
+        was, installed = installed, True
+        return was
+
+    return hook, arm, disarm, is_armed, set_protected, mark_installed
 
 
 def _neuter_signal_frames() -> None:
-    """Signal handlers receive the interrupted frame: hand them None instead."""
+    """Signal handlers receive the interrupted frame: hand them None instead. The real
+    `_signal.signal` is held in a keyword-only default (reading it is a `__kwdefaults__` access
+    the guard refuses), not a closure cell: `__closure__` is readable by anyone. The handler
+    installed is a partial of a harness function that holds no state (`.func`, `.args` show
+    nothing but the candidate's own handler)."""
     import _signal
+    import functools
 
     real = _signal.signal
-    is_callable = callable  # bound now: a patched builtins.callable must not let a handler through bare
 
-    def guarded(signalnum, handler):  # noqa: ANN001 - same signature as signal.signal
-        if is_callable(handler):
-            inner = handler
-
-            def handler(sig, _frame, _inner=inner):  # noqa: ANN001
-                return _inner(sig, None)
-
-        return real(signalnum, handler)
+    def guarded(signalnum, handler, *, _real=real, _callable=callable, _partial=functools.partial,  # noqa: ANN001
+                _pass=_without_frame):
+        if _callable(handler):
+            return _real(signalnum, _partial(_pass, handler))
+        return _real(signalnum, handler)
 
     guarded.__doc__ = real.__doc__
     # signal.signal calls _signal.signal at call time, so this covers both entry points.
     _signal.signal = guarded
+
+
+def _without_frame(handler: Callable[..., Any], sig: int, _frame: Any) -> Any:
+    return handler(sig, None)

@@ -27,6 +27,12 @@ def last_line(exc: BaseException) -> str:
 
 
 def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
+    # What the worker prepared (the guard, an asserts check's helpers) leaves the module's
+    # globals before anything else: they are reachable from candidate code (sys.modules), and a
+    # check of any style must not leave the other style's helpers there (the registry's `add`
+    # among their closures would let the candidate vouch for its own code).
+    _TAKEN.update(_PREBUILT)
+    _PREBUILT.clear()
     style = payload["style"]
     if style == "asserts":
         run_asserts(payload, report, testdir)
@@ -59,11 +65,14 @@ class _NoGuard:
         pass
 
 
-def _make_guard(testdir: str, test_files: list[str], payload: dict[str, Any] | None = None) -> Guard:
+def _make_guard(payload: dict[str, Any] | None = None, protected: tuple[str, ...] = ()) -> Guard:
+    """The process's guard (the worker made and installed it before forking this check, see
+    snapshot_common; made here when the harness runs without a worker), installed, protecting
+    `protected`; a no-op stand-in when the payload turns the guard off."""
     if payload is not None and (payload.get("options") or {}).get("guard") is False:
         return _NoGuard()  # type: ignore[return-value]
-    g = Guard(trusted_files=test_files)
-    g.protected = tuple(os.path.realpath(f) for f in test_files if os.path.isabs(f))
+    g = _TAKEN.pop("guard", None) or Guard()
+    g.protect(protected)
     g.install()
     return g
 
@@ -102,47 +111,32 @@ _COMMON = ("builtins", __name__, strict.__name__, "traceback", "math", "operator
 _SNAPSHOTS: dict[str, tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = {}
 
 
-def _dict_version_reader() -> Callable[[dict[str, Any]], int] | None:
-    """A reader of a dict's version tag (PEP 509: CPython gives every dict a tag that changes
-    whenever the dict does), or None where this interpreter's dicts do not behave so. It is
-    what lets `restore()` skip a module nobody touched without reading its values: reading a
-    value increfs it, and each one sits on a page the check child then copies (a first restore
-    over builtins and a few modules cost ~130 copy-on-write faults, ~0.7 ms). The reader goes
-    through ctypes' own C getter and from_address, taken here (the candidate cannot swap them
-    for its own), and is checked on live dicts before it is trusted: wrong offset, a debug
-    build's larger header, or an interpreter without the tag, and it is not used."""
+def _dict_tags() -> Any:
+    """harness/_dictver (a dict's version tag, PEP 509, read in C), or None where it was not
+    built or this interpreter's dicts carry no tag: restore() then reads every value. It lets
+    restore() skip a module nobody touched without reading its values (reading a value increfs
+    it, and each one sits on a page the check's child then copies: ~1.4 ms a HumanEval check).
+    Checked on live dicts before it is trusted."""
     try:
-        import ctypes
+        from rlvr_grade.harness import _dictver
 
-        get = ctypes._SimpleCData.__dict__["value"].__get__
-        at = ctypes.c_uint64.from_address
-        offset = 3 * ctypes.sizeof(ctypes.c_void_p)  # after ob_refcnt, ob_type, ma_used
-    except Exception:  # noqa: BLE001 - no ctypes here: restore() reads every value
-        return None
-    _id = id
-
-    def version(d: dict[str, Any]) -> int:
-        return get(at(_id(d) + offset))
-
-    try:
         d: dict[Any, Any] = {}
         other: dict[Any, Any] = {"x": 1}
-        seen = [version(d), version(other)]
+        seen = [_dictver.tags((d, other))]
         d["a"] = 1
-        seen.append(version(d))
+        seen.append(_dictver.tags((d, other)))
         d["a"] = 2  # a value replaced: the size stays, the tag must still move
-        seen.append(version(d))
+        seen.append(_dictver.tags((d, other)))
         del d["a"]
-        seen.append(version(d))
-        steady = version(d) == seen[-1] and version(other) == seen[1]
-        if not steady or len({seen[0], *seen[2:]}) != 4:
-            return None
-    except Exception:  # noqa: BLE001
+        seen.append(_dictver.tags((d, other)))
+    except (ImportError, NotImplementedError, TypeError, AttributeError):
         return None
-    return version
+    if len({t[0] for t in seen}) != 4 or len({t[1] for t in seen}) != 1:
+        return None
+    return _dictver
 
 
-_VERSION = _dict_version_reader()
+_DICTVER = _dict_tags()
 
 
 def _snapshot(mod: Any) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]:
@@ -150,7 +144,7 @@ def _snapshot(mod: Any) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], in
     change between the two reads then shows as a changed tag (a full restore), never as an
     unchanged one."""
     live = mod.__dict__
-    tag = _VERSION(live) if _VERSION is not None else None
+    tag = _DICTVER.tags((live,))[0] if _DICTVER is not None else None
     return live, tuple(live.items()), tag
 
 
@@ -162,7 +156,12 @@ def snapshot_common() -> None:
         mod = sys.modules.get(name)
         if mod is not None and name not in _SNAPSHOTS:
             _SNAPSHOTS[name] = _snapshot(mod)
-    _PREBUILT["asserts"] = _asserts_state()
+    # The registry of trusted code takes everything alive now, the harness included, and the
+    # hook, installed here, sees every module the checks import before their candidate runs.
+    guard = Guard()
+    guard.install()
+    _PREBUILT["guard"] = guard
+    _PREBUILT["asserts"] = _asserts_state(guard.registry)
 
 
 # Built in the warm worker, before any check: each check child inherits its own copy (fork
@@ -170,29 +169,42 @@ def snapshot_common() -> None:
 # Building it per child cost ~0.6 ms, mostly copy-on-write faults: copying builtins' dict and
 # making the helpers' closures increfs every builtin they hold, on pages shared with the worker.
 _PREBUILT: dict[str, Any] = {}
+# A check's own copy of _PREBUILT, taken by run() and emptied by the style's runner before any
+# candidate code (run_asserts/run_pytest pop what they use and clear the rest).
+_TAKEN: dict[str, Any] = {}
 ISOLATED_TESTDIR = "/tmp/t"  # sandbox/isolation.TESTDIR: the guard's protected folder in a check
 
 
-def _asserts_state() -> tuple[dict[str, Any], dict[str, Any], Callable[[tuple[Any, ...]], Any], Any, Guard]:
-    """(pristine builtins, strict helpers, their failure log, the `solution` module, the
-    guard for ISOLATED_TESTDIR, built but not installed) for one asserts check."""
+def _asserts_state(registry: Any) -> tuple[dict[str, Any], dict[str, Any], Callable[[tuple[Any, ...]], Any], Any,
+                                           Callable[[], None]]:
+    """(pristine builtins, strict helpers, their failure log, the `solution` module, the fork
+    watch to start in the check's process) for one asserts check."""
     import types
 
-    guard = Guard(trusted_files=[TESTS_FILENAME])  # the tests are never on disk: nothing to protect
-    guard.hook  # noqa: B018 - builds the hook's closure now
-    log = strict.failure_log()
-    return strict.pristine_builtins(), strict.make_namespace(log), log, types.ModuleType("solution"), guard
+    forked, watch = strict.fork_flag()
+    log = strict.failure_log(forked)
+    return (strict.pristine_builtins(), strict.make_namespace(log, registry, forked), log, types.ModuleType("solution"),
+            watch)
 
 
 def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callable[[], None]:
+    """restorer(test_modules)'s `restore`."""
+    return restorer(test_modules)[0]
+
+
+def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[], None], Callable[..., None]]:
     """Snapshot, now (before any candidate code), the attributes of `builtins`, of this runner
     and its strict helpers, and of the modules the tests import (imported here if they are not
-    yet: numpy too, so that what the candidate patches in it can be told from what it was);
-    the function returned puts back every attribute changed since. Run before the test code
-    and after each step, it undoes a candidate's `builtins.exec = ...`,
-    `math.isclose = lambda *a, **k: True` or patch of the harness's globals. The modules are
-    imported before the guard is armed: they are the tests' (and their libraries'), and no
-    candidate code has run yet to plant one."""
+    yet: numpy too, so that what the candidate patches in it can be told from what it was).
+
+    Returns (restore, adopt). `restore()` puts back every attribute changed since: run before
+    the test code and after each step, it undoes a candidate's `builtins.exec = ...`,
+    `math.isclose = lambda *a, **k: True` or patch of the harness's globals. `adopt(module
+    dict, names)` makes the current values of those attributes the ones to put back: the
+    tests' own setup (`builtins.input = ...`, `sys.argv = [...]`, `random.randint = ...`)
+    stands, only the candidate's changes are undone. The modules are imported before the guard
+    is armed: they are the tests' (and their libraries'), and no candidate code has run yet to
+    plant one."""
     import importlib
 
     snaps = []
@@ -205,29 +217,75 @@ def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callabl
                 continue
             snap = _snapshot(mod)
         snaps.append(snap)
-    snaps_t = tuple((live, items) for live, items, _ in snaps)
-    # The tag each dict had when it last matched its snapshot. A list in this closure: reached
-    # only through frames or gc, which the guard refuses to candidate code.
-    known = [tag for _, _, tag in snaps]
-    version = _VERSION
-    get = dict.get
-    _enumerate = enumerate
+    # (live dict, items) per module, in a list this check owns: adopt() replaces an entry.
+    # Held by the two functions' keyword-only defaults only (no closure cell anyone can read).
+    table = [(live, items) for live, items, _ in snaps]
+    lives = tuple(live for live, _ in table)
+    # The tag each dict had when it last matched its snapshot (None: no tags, compare all).
+    known = [tag for _, _, tag in snaps] if _DICTVER is not None else None
 
-    def restore() -> None:
-        for i, (live, items) in _enumerate(snaps_t):
-            if version is not None and version(live) == known[i]:
-                continue  # untouched since it last matched: nothing to read or put back
+    def restore(*, _table=table, _lives=lives, _known=known, _changed=_DICTVER and _DICTVER.changed,
+                _tags=_DICTVER and _DICTVER.tags, _get=dict.get, _range=range, _len=len) -> None:
+        todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
+        for i in todo:
+            live, items = _table[i]
             for k, v in items:
-                if get(live, k) is not v:
+                if _get(live, k) is not v:
                     live[k] = v
-            if version is not None:
-                known[i] = version(live)
+            if _known is not None:
+                _known[i] = _tags((live,))[0]
 
-    return restore
+    def adopt(live: dict[str, Any], names: Any, *, _table=table, _known=known, _tags=_DICTVER and _DICTVER.tags,
+              _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate) -> None:
+        for i, (have, items) in _enumerate(_table):
+            if have is live:
+                now = _dict(items)
+                for name in names:
+                    value = live.get(name, _missing)
+                    if value is not _missing:
+                        now[name] = value
+                _table[i] = (have, _tuple(now.items()))
+                if _known is not None:
+                    _known[i] = _tags((live,))[0]
+
+    return restore, adopt
 
 
-# (step id, compiled statements, is a check, assert lines a soft `check(...)` call stands for)
-Step = tuple[str, Any, bool, "list[int] | None"]
+# (step id, compiled statements, is a check, for a soft `check(...)` call: (the assert lines it
+# stands for, first and last line of the function called), the module attributes the statement
+# sets: ((name the module is bound to, attribute), ...))
+Step = tuple[str, Any, bool, "tuple[list[int], int, int] | None", tuple[tuple[str, str], ...]]
+
+
+def _sets_attributes(stmt: ast.stmt) -> tuple[tuple[str, str], ...]:
+    """(name, attribute) for every `name.attr = ...` (also augmented, annotated, deleted, and
+    `setattr(name, "attr", ...)`) in a statement of the tests, nested function and class
+    bodies aside (they run in a later step, as part of it): what the tests set up themselves."""
+    found: list[tuple[str, str]] = []
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if node is not stmt and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
+              and len(node.args) >= 2 and isinstance(node.args[0], ast.Name) and isinstance(node.args[1], ast.Constant)
+              and isinstance(node.args[1].value, str)):
+            found.append((node.args[0].id, node.args[1].value))
+        while targets:
+            t = targets.pop()
+            if isinstance(t, (ast.Tuple, ast.List)):
+                targets.extend(t.elts)
+            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                found.append((t.value.id, t.attr))
+        stack.extend(c for c in ast.iter_child_nodes(node) if not is_literal(c))
+    return tuple(sorted(set(found)))
 
 
 def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
@@ -239,6 +297,8 @@ def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list
     steps = assert_checks(tests)
     tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
     soft = soft_functions(tests_tree)
+    spans = {stmt.name: (stmt.lineno, stmt.end_lineno) for stmt in tests_tree.body
+             if isinstance(stmt, ast.FunctionDef) and stmt.name in soft}  # the last definition wins, as at run time
     loops, used, imports = _scan_tests(tests_tree)
     compiled: list[Step] = []
     for sid, stmts, is_check in steps:
@@ -246,7 +306,10 @@ def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list
         if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
             tree = strict.SoftAsserts().visit(tree)
         lines = soft_call(stmts[0], soft) if is_check else None
-        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines))
+        if lines:  # the called function's span: where a crash inside it can be placed
+            lines = (lines, *spans[stmts[0].value.func.id])
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines,
+                         _sets_attributes(stmts[0])))
     return compiled, loops, sorted(used), imports
 
 
@@ -295,21 +358,25 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     # function and value used after it is held here, in locals the candidate cannot reach:
     # what it patches (builtins, math, this module) is put back before the tests run.
     compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
-    restore = pristine_restorer(imports)
-    builtin_names, helpers, log, module, guard = _PREBUILT.pop("asserts", None) or _asserts_state()
+    restore, adopt = restorer(imports)
+    guard = _make_guard(payload)  # the tests are never on disk: nothing to protect
+    builtin_names, helpers, log, module, watch_forks = _TAKEN.pop("asserts", None) or _asserts_state(
+        guard.registry if isinstance(guard, Guard) else None)
     for name in imports:  # the tests' modules as they are before the candidate runs (strict call())
         helpers[strict.REGISTER](sys.modules.get(name))
     link = strict.link
-    linked = [(sid, link(step_code, helpers), is_check, lines) for sid, step_code, is_check, lines in compiled]
+    linked = [(sid, link(step_code, helpers), is_check, lines, sets) for sid, step_code, is_check, lines, sets in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
+    is_tests = guard.registry.category if isinstance(guard, Guard) else None
     verdicts = _step_verdicts
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
-    if testdir == ISOLATED_TESTDIR and (payload.get("options") or {}).get("guard") is not False:
-        guard.install()
-    else:
-        guard = _make_guard(testdir, [TESTS_FILENAME], payload)
+    if isinstance(guard, Guard):
+        for _sid, step_code, _check, _lines, _sets in linked:
+            guard.trust(step_code)  # the tests' code, compiled here: trusted by identity
+    watch_forks()
+    _TAKEN.clear()
     guard.arm()
     try:
         run(code, ns)
@@ -322,26 +389,33 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     restore()
     tns = make_tns(ns, frozenset(used), builtin_names)
     no_lines: frozenset[int] = frozenset()
-    for sid, step_code, is_check, lines in linked:
+    module_type = type(sys)
+    for sid, step_code, is_check, soft, sets in linked:
+        lines = soft[0] if soft else None
         restore()
         log(("active", lines or no_lines))
         mark = log(("mark",))
+        crash_line = None
         try:
             run(step_code, tns)
-        except AssertionError as exc:
-            failed, crash = ("failed", describe(exc)), exc
         except MemoryError:
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
-            failed, crash = ("error", describe(exc)), exc
+            # Where it left the tests is read before anything of the candidate's can run (the
+            # exception's __str__ below may rewrite its traceback); its text never decides.
+            crash_line = crash_line_of(exc, soft, is_tests) if soft else None
+            failed = ("failed" if isinstance(exc, AssertionError) else "error", describe(exc))
         else:
-            failed = crash = None
+            failed = None
         log(("active", no_lines))
+        for name, attr in sets:  # the tests' own setup stands (only the candidate's is undone)
+            target = tns.get(name)
+            if type(target) is module_type:
+                adopt(target.__dict__, (attr,))
         restore()
         logged = log(("since", mark))
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
-            crash_line = crash_line_of(crash) if failed is not None else None
             for line, (outcome, msg) in verdicts(lines, logged, failed, crash_line, loops, before_crash):
                 report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
             continue
@@ -392,14 +466,27 @@ def _step_verdicts(lines: list[int], logged: tuple[tuple[Any, ...], ...], failed
     return out
 
 
-def _crash_line(exc: BaseException | None) -> int | None:
-    """Line of the test code where an exception left `check` (innermost tests.py frame)."""
-    import traceback
+_TRACEBACK_OF = BaseException.__dict__["__traceback__"].__get__  # not a subclass's property
 
+
+def _crash_line(exc: BaseException, soft: tuple[list[int], int, int],
+                is_tests: Callable[[Any], int] | None) -> int | None:
+    """Line of the called test function where an exception left it: the innermost traceback
+    entry of the tests' own code (by identity, see provenance) inside that function's span.
+    None when there is none (a traceback cut short, code named after the tests): then no
+    assert of the call can keep a pass (_before_crash). Read without the traceback module,
+    whose line cache asks module globals (`__loader__`) for source: nothing of the
+    candidate's runs here."""
+    _, start, end = soft
     line = None
-    for entry in traceback.extract_tb(exc.__traceback__) if exc is not None else ():
-        if entry.filename == TESTS_FILENAME:
-            line = entry.lineno
+    tb = _TRACEBACK_OF(exc)
+    depth = 0
+    while tb is not None and depth < 10000:
+        code = tb.tb_frame.f_code
+        if (is_tests(code) == 3 if is_tests is not None else code.co_filename == TESTS_FILENAME) and start <= tb.tb_lineno <= end:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+        depth += 1
     return line
 
 
@@ -445,6 +532,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     AssertionError may have been caught on the way). `attributed[0]` counts the failures
     that fell in some test's window; run_pytest fails the row for any other."""
     import functools
+    import inspect
 
     import pytest
 
@@ -457,15 +545,16 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "restore": restore, "ran": {}, "log": log,
         "attributed": attributed if attributed is not None else [0], "marks": {}, "starts": {},
         "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
+        "iscoroutinefunction": inspect.iscoroutinefunction, "forked": helpers[strict.FORKED], "exit": os._exit,
         "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
         "error": RuntimeError, "as_str": str.__str__, "testfile": testfile, "defs": defs,
         "not_genuine": "the collected test is not the test file's function", "send": report,
-        "code_of": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
+        "__code__": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
     }
 
     def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
         code = _s["getattr"](fn, "__func__", fn)
-        code = _s["code_of"](code) if _s["type"](code) is _s["function_type"] else None
+        code = _s["__code__"](code) if _s["type"](code) is _s["function_type"] else None
         if _s["type"](code) is not _s["code_type"]:
             return False
         return (_s["as_str"](code.co_filename) == _s["testfile"]
@@ -483,13 +572,16 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     state.update(genuine=genuine, failures=failures, function_type=type(genuine))
 
     def pytest_collectreport(report, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         if report.failed:
             msg = _s["str"](report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
             _s["send"]({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(pyfuncitem, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
-        _s["restore"]()  # builtins patched by the candidate's import are put back for the test
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         nodeid = pyfuncitem.nodeid
         fn = pyfuncitem.obj
         ran = _s["ran"]
@@ -512,10 +604,14 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_setup(item, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
         """unittest.TestCase tests do not go through pytest_pyfunc_call: wrap the test method
-        of the instance pytest just created, so its return is witnessed the same way."""
+        of the instance pytest just created, so its return is witnessed the same way. What the
+        candidate patched since the last test is put back before this test's setup, never
+        after it: the tests' own setup (fixtures, monkeypatch, setUp's mock.patch) stands."""
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
+        _s["restore"]()
         _s["marks"][item.nodeid] = _s["starts"][item.nodeid] = _s["log"](("mark",))  # before its fixtures
         yield
-        _s["restore"]()  # what the candidate patched since the last test, before we use anything
         testcase = _s["getattr"](item, "_testcase", None)
         if testcase is None:
             return
@@ -529,24 +625,35 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         item.obj = _s["witness"](method, nodeid)  # pytest binds item.obj onto the instance right before running it
 
     def witness(method, nodeid, *, _s=state):  # noqa: ANN001, ANN202
-        ran, restore, base_exc = _s["ran"], _s["restore"], _s["base_exc"]
+        """The test method, run and its return recorded. An async method (IsolatedAsyncioTestCase)
+        stays a coroutine function, so unittest awaits it. The state sits in keyword-only
+        defaults: pytest keeps this function as `item.obj`, reachable from candidate code."""
+        if _s["iscoroutinefunction"](method):
+            async def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"], **kwargs):  # noqa: ANN202
+                try:
+                    result = await _m(*args, **kwargs)
+                except _base:
+                    _ran[_id] = "failed"
+                    raise
+                _ran[_id] = "passed"
+                return result
+        else:
+            def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"], **kwargs):  # noqa: ANN202
+                try:
+                    result = _m(*args, **kwargs)
+                except _base:
+                    _ran[_id] = "failed"
+                    raise
+                _ran[_id] = "passed"
+                return result
 
-        @_s["wraps"](method)  # keeps __unittest_skip__ and friends visible to pytest
-        def witnessed(*args, **kwargs):  # noqa: ANN202
-            restore()
-            try:
-                result = method(*args, **kwargs)
-            except base_exc:
-                ran[nodeid] = "failed"
-                raise
-            ran[nodeid] = "passed"
-            return result
-
-        return witnessed
+        return _s["wraps"](method)(witnessed)  # keeps __unittest_skip__ and friends visible to pytest
 
     state["witness"] = witness
 
     def pytest_runtest_logreport(report, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         getattr_, str_, send, failures = _s["getattr"], _s["str"], _s["send"], _s["failures"]
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
@@ -589,10 +696,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
 def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
                                      log: Callable[[tuple[Any, ...]], Any]) -> None:
     """Every comparing assert method on this TestCase instance goes through the strict
-    helpers (strict.unittest_asserts); a failure is logged before it raises."""
-    _setattr = setattr
+    helpers (strict.unittest_asserts); a failure is logged before it raises. The instance is
+    reachable from candidate code (pytest's items): what is set on it holds the strict
+    implementation in a keyword-only default, not a closure cell (see strict.held)."""
+    _setattr, held = setattr, strict.held
     for name, fn in strict.unittest_asserts(helpers, log, testcase.failureException).items():
-        _setattr(testcase, name, fn)
+        _setattr(testcase, name, held(fn))
 
 
 _WATCHED = ("_pytest", "pluggy", "pytest", "rlvr_grade")
@@ -697,37 +806,48 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
-def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None):
+def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None,
+                         trust: Callable[[Any], None] | None = None) -> None:
     """Compile the test module with our rewrite (strict.rewrite, then pytest's own assertion
-    rewrite) and link the helpers into its code (strict.link). With `tests`, the module's
-    source is that text, not the file's (which holds TEST_PLACEHOLDER): the tests never sit
-    where a process can read them."""
+    rewrite) and link the helpers into its code (strict.link); `trust` registers the result
+    with the guard (trusted by identity). With `tests`, the module's source is that text, not
+    the file's (which holds TEST_PLACEHOLDER): the tests never sit where a process can read them.
+
+    The two functions installed in pytest's module keep everything in keyword-only defaults
+    (the source, the helpers, the originals), never in closure cells: they are module
+    attributes anyone can read, and `__closure__` is not audited while `__kwdefaults__` of the
+    harness's functions is refused to candidate code."""
     import importlib.util
 
     from _pytest.assertion import rewrite as pyrewrite
 
-    original = pyrewrite.rewrite_asserts
-    original_test = pyrewrite._rewrite_test
-    real_testfile = os.path.realpath(testfile)
     source = tests.encode("utf-8", "surrogatepass") if tests is not None else None
-    link = strict.link
 
-    def rewrite_asserts(mod, source, module_path=None, config=None):  # noqa: ANN001
-        if module_path is not None and os.path.realpath(str(module_path)) == real_testfile:
-            strict.rewrite(mod)
-        return original(mod, source, module_path, config)
+    def rewrite_asserts(mod, source, module_path=None, config=None, *, _original=pyrewrite.rewrite_asserts,  # noqa: ANN001
+                        _real=os.path.realpath(testfile), _realpath=os.path.realpath, _str=str,
+                        _rewrite=strict.rewrite):
+        if module_path is not None and _realpath(_str(module_path)) == _real:
+            _rewrite(mod)
+        return _original(mod, source, module_path, config)
 
-    def _rewrite_test(fn, config):  # noqa: ANN001 - pytest's signature
-        if os.path.realpath(str(fn)) != real_testfile:
-            return original_test(fn, config)
-        if source is None:
-            source_hash, co = original_test(fn, config)
-            return source_hash, link(co, helpers)
-        strfn = str(fn)
-        tree = ast.parse(source, filename=strfn)
-        rewrite_asserts(tree, source, strfn, config)
-        co = compile(tree, strfn, "exec", dont_inherit=True)
-        return importlib.util.source_hash(source), link(co, helpers)
+    def _rewrite_test(fn, config, *, _original=pyrewrite._rewrite_test, _real=os.path.realpath(testfile),  # noqa: ANN001
+                      _realpath=os.path.realpath, _str=str, _source=source, _link=strict.link, _helpers=helpers,
+                      _parse=ast.parse, _compile=compile, _hash=importlib.util.source_hash,
+                      _rewrite_asserts=rewrite_asserts, _trust=trust):
+        if _realpath(_str(fn)) != _real:
+            return _original(fn, config)
+        if _source is None:
+            source_hash, co = _original(fn, config)
+        else:
+            strfn = _str(fn)
+            tree = _parse(_source, filename=strfn)
+            _rewrite_asserts(tree, _source, strfn, config)
+            co = _compile(tree, strfn, "exec", dont_inherit=True)
+            source_hash = _hash(_source)
+        co = _link(co, _helpers)
+        if _trust is not None:
+            _trust(co)
+        return source_hash, co
 
     pyrewrite.rewrite_asserts = rewrite_asserts
     pyrewrite._rewrite_test = _rewrite_test
@@ -764,18 +884,21 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     for d in (workdir, testdir):
         if d not in sys.path:
             sys.path.insert(0, d)
-    log = strict.failure_log()
-    helpers = strict.make_namespace(log)
-    _strict_rewrite_hook(testfile, helpers, payload["tests"])
+    forked, watch_forks = strict.fork_flag()
+    log = strict.failure_log(forked)
+    guard = _make_guard(payload, (testfile, os.path.realpath(testfile)))
+    helpers = strict.make_namespace(log, guard.registry if isinstance(guard, Guard) else None, forked)
+    _strict_rewrite_hook(testfile, helpers, payload["tests"], guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed)
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
     as_int = int
-    guard = _make_guard(testdir, [testfile, os.path.realpath(testfile)], payload)
     disarm = guard.disarm
     _len = len
+    watch_forks()
+    _TAKEN.clear()
     guard.arm()
     code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
     disarm()

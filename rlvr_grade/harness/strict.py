@@ -46,6 +46,7 @@ APPROX = "__rlvr_approx__"
 CALL = "__rlvr_call__"
 UNITTEST = "__rlvr_unittest__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
+FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the pytest recorder
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
     "fail", "assertEqual", "assertEquals", "failUnlessEqual", "assertNotEqual", "assertNotEquals", "failIfEqual",
@@ -356,7 +357,29 @@ class SoftAsserts(ast.NodeTransformer):
         return _located(ast.Expr(value=call), node)
 
 
-def failure_log() -> Callable[[tuple[Any, ...]], Any]:
+def fork_flag() -> tuple[list[bool], Callable[[], None]]:
+    """(flag, watch): after `watch()` (called in the check's process before the candidate runs),
+    `flag[0]` is True in every process forked from it. A forked child of the candidate returns
+    into the tests and the harness like its parent, with a stdout and pipes of its own: a
+    failure oracle (it fails an assert on purpose and reads what the tests or pytest then say:
+    the expected value in an explanation or a message) that hands its parent the answers. So
+    the strict helpers and the failure log end such a process (`os._exit`) before they compare
+    or record anything: test code never runs in a process the candidate forked. The flag is
+    set by the interpreter's at-fork hook, which Python code cannot read or remove."""
+    import os
+
+    flag = [False]
+
+    def on_fork(*, _flag: list[bool] = flag) -> None:
+        _flag[0] = True
+
+    def watch(*, _register: Callable[..., None] = os.register_at_fork, _on_fork: Callable[[], None] = on_fork) -> None:
+        _register(after_in_child=_on_fork)
+
+    return flag, watch
+
+
+def failure_log(forked: list[bool] | None = None) -> Callable[[tuple[Any, ...]], Any]:
     """The log of every failure of the tests in this check, as `send(request)`:
 
         ("fail", kind, line, outcome, message)  append one (kind: "soft", "hard", "unittest")
@@ -369,7 +392,9 @@ def failure_log() -> Callable[[tuple[Any, ...]], Any]:
     through `gi_frame`, which the guard refuses to candidate code), and no request removes
     one, so whoever holds `send` can add a failure or read them, never take one back."""
     import _thread
+    from os import _exit
 
+    forked = forked if forked is not None else [False]
     lock = _thread.allocate_lock()
     _tuple, _len, _frozenset = tuple, len, frozenset
 
@@ -398,6 +423,8 @@ def failure_log() -> Callable[[tuple[Any, ...]], Any]:
     acquire, release = lock.acquire, lock.release
 
     def send(req: tuple[Any, ...]) -> Any:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         acquire()
         try:
             return resume(req)
@@ -407,11 +434,26 @@ def failure_log() -> Callable[[tuple[Any, ...]], Any]:
     return send
 
 
+def held(impl: Callable[..., Any]) -> Callable[..., Any]:
+    """`impl` behind a function that keeps it in a keyword-only default: for what the harness
+    sets where candidate code can reach it (a TestCase instance's attributes). Reading a closure
+    cell (`fn.__closure__[0].cell_contents`) raises no audit event; reading a harness function's
+    `__kwdefaults__` is refused by the guard. (`impl` is only the default's value: `method`
+    closes over nothing.)"""
+
+    def method(*args: Any, _impl: Callable[..., Any] = impl, **kwargs: Any) -> Any:
+        return _impl(*args, **kwargs)
+
+    method.__name__ = getattr(impl, "__name__", "method")
+    return method
+
+
 class StrictMismatch(AssertionError):
     """Raised when arithmetic mixes a plain number with an object that only pretends to be one."""
 
 
-def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[str, Any]:
+def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry: Any = None,
+                   forked: list[bool] | None = None) -> dict[str, Any]:
     """The helper functions the rewritten asserts call, closed over pristine references;
     failures go to `log` (a failure_log; a fresh one when None).
 
@@ -438,7 +480,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     import types as _types
     import weakref as _weakref
     from array import array as _array
+    from os import _exit
 
+    forked = forked if forked is not None else [False]
     rel_tol, abs_tol, mismatch, type_error = FLOAT_REL_TOL, FLOAT_ABS_TOL, StrictMismatch, TypeError
     log = log or failure_log()
     _repr, _str, _exception, _assertion_error = repr, str, Exception, AssertionError
@@ -464,7 +508,6 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     frac_den = Fraction.__dict__["_denominator"].__get__
     Decimal = _decimal.Decimal
     dec_ratio, dec_nan, dec_inf, dec_signed = Decimal.as_integer_ratio, Decimal.is_nan, Decimal.is_infinite, Decimal.is_signed
-    float_ratio = float.as_integer_ratio
     exact_numbers = frozenset((_boolt, _int, Fraction, Decimal, _float))
     OrderedDict, defaultdict, deque = collections.OrderedDict, collections.defaultdict, collections.deque
     tzinfo_ok = frozenset((_NoneType, _dt.timezone))
@@ -475,7 +518,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     proxy_types = frozenset((_weakref.ProxyType, _weakref.CallableProxyType))
     mappingproxy = _types.MappingProxyType
     mp_copy = mappingproxy.copy
-    dict_keys, dict_values, dict_items_t = _type({}.keys()), _type({}.values()), _type({}.items())
+    dict_keys, dict_items_t = _type({}.keys()), _type({}.items())
     int_index = int.__index__
     float_float = float.__float__
     complex_real, complex_imag = complex.__dict__["real"].__get__, complex.__dict__["imag"].__get__
@@ -499,13 +542,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     method_self = method_type.__dict__["__self__"].__get__
     callable_types = frozenset((function_type, method_type, builtin_type, _types.BuiltinMethodType))
     method_func = method_type.__dict__["__func__"].__get__
-    code_of = function_type.__dict__["__code__"].__get__
+    # read as getters["__code__"]: code that reads a function's code names it (guard.py's rule 2)
+    getters = {"__code__": function_type.__dict__["__code__"].__get__}
+    if registry is None:
+        from rlvr_grade.harness import provenance
+
+        registry = provenance.make_registry()
+        registry.scan()
+    code_category, library_class, LIBRARY = registry.category, registry.library_class, 1
     module_name = module_type.__dict__["__name__"].__get__ if "__name__" in module_type.__dict__ else (lambda m: m.__name__)
-    startswith = str.startswith
-    from rlvr_grade.harness.guard import library_prefixes
-
-    library = library_prefixes()
-
     def obj_dict(x: Any) -> dict[str, Any]:
         d = _object_getattribute(x, "__dict__")
         return d if _type(d) is _dict else {}
@@ -541,6 +586,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     approx_ids: set[int] = set()
 
     def mark_approx(obj: Any) -> Any:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         approx_made.append(obj)
         approx_ids.add(_id(obj))
         return obj
@@ -868,6 +915,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return True
 
     def strict_eq(a: Any, b: Any) -> bool:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         return eq(a, b)
 
     def order(op: Any, a: Any, b: Any) -> bool:
@@ -888,6 +937,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return False
 
     def cmp(idx: int, a: Any, b: Any) -> Any:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         if idx == 0 or idx == 1:
             ta, tb = _type(a), _type(b)
             if (ta not in plain_types or tb not in plain_types) and (
@@ -935,6 +986,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return False
 
     def op(idx: int, a: Any, b: Any) -> Any:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         ta, tb = _type(a), _type(b)
         if ta in fast_numbers and tb in fast_numbers:
             return bin_ops[idx](a, b)  # int/float arithmetic: Python's own
@@ -983,7 +1036,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
             return _any(someones(k, depth + 1) or someones(v, depth + 1) for k, v in dict_items(x))
         if numpy_kind(t) == "array":
             return x.dtype.kind == "O" and someones(x.tolist(), depth + 1)
-        return is_heap(t) and kind(x) is UNTRUSTED
+        return is_heap(t) and kind(x) is UNTRUSTED and not library_class(t)
 
     def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         """`owner.name(...)` as the tests wrote it (`np.allclose(out, exp)`, `x.append(y)`).
@@ -992,6 +1045,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         library's function given both an object nobody vouches for and a trusted value is
         refused: the object's methods would see the expected value. Methods of such objects,
         functions of the tests or the candidate, classes and builtins run as called."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         f = getattr_(owner, name)
         if _type(owner) is module_type:
             known = pristine_modules.get(_id(owner))
@@ -1006,7 +1061,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
             t, fn = function_type, method_func(f)
         else:
             fn = f
-        if t is function_type and not startswith(code_of(fn).co_filename, library):
+        if t is function_type and code_category(getters["__code__"](fn)) != LIBRARY:
             return f(*args, **kwargs)  # the tests' own or the candidate's
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
             return f(*args, **kwargs)
@@ -1022,9 +1077,13 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
     def strict_abs(x: Any) -> Any:
         # The pristine abs() on the stored value: a patched builtins.abs or a shadowing global
         # `abs` cannot answer for the test; a custom class keeps its own __abs__ (a vector norm).
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         return real_abs(reduce(x))
 
     def chain(idxs: tuple, left: Any, *thunks: Any) -> bool:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         for i, thunk in _zip(idxs, thunks):
             right = thunk()
             if not truth(cmp(i, left, right)):
@@ -1033,6 +1092,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         return True
 
     def truth(x: Any) -> bool:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         if _type(x) is _boolt:
             return x
         rx = reduce(x)
@@ -1047,6 +1108,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
 
     def check(line: int, ok: bool, handled: bool = False) -> bool:
         """An assert's verdict (`ok` is a harness-made bool): a failure is logged first."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         if not ok and not handled:
             log(("fail", "hard", line, "failed", f"AssertionError (line {line})"))
         return ok
@@ -1063,6 +1126,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         """An assert of a top-level test function: while the top-level call of that function
         runs (the line is active), a failure is logged as this line's verdict and the function
         goes on; called any other way, it is logged and raises like any assert."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         try:
             ok = cond()
         except _assertion_error as exc:
@@ -1082,13 +1147,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None) -> dict[
         raise _assertion_error(msg)
 
     helpers = {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
-               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine}
+               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine, FORKED: forked}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict
 
     def unittest_call(testcase: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         """`self.<name>(...)` of a TestCase method, rewritten: the strict implementation."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         failure = AssertionError
         for cls in mro_of(_type(testcase)):  # the class's failureException, not the instance's
             value = type_dict_get(cls).get("failureException")

@@ -1,0 +1,114 @@
+/* The version tags of dicts (PEP 509), for the harness's pristine restorer (runner.py).
+ *
+ * CPython gives every dict a tag that changes whenever the dict does. The restorer puts back
+ * what a candidate rebound in builtins and the modules the tests use, before the tests and
+ * after each step; with the tags it skips the dicts nobody touched without reading their
+ * values (reading a value increfs it, and every object so touched sits on a page the check's
+ * child then copies: ~1.4 ms a HumanEval check). This used to go through ctypes, which left
+ * ctypes loaded in every check: its types are reachable from object.__subclasses__() without
+ * an import, and a ctypes Union reads any address with no audit event.
+ *
+ * changed(dicts, tags) -> list of the indices whose dict's tag differs from tags[i];
+ * tags(dicts) -> tuple of the current tags. Reading a tag tells nobody anything secret: the
+ * module is harmless in a candidate's hands. Optional: without it the restorer compares every
+ * value (runner._VERSION is None). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#if PY_VERSION_HEX >= 0x030C0000
+/* 3.12 deprecated ma_version_tag (watchers replace it): the restorer reads every value. */
+#define RLVR_NO_TAGS 1
+#endif
+
+static PyObject *
+tags(PyObject *self, PyObject *dicts)
+{
+#ifdef RLVR_NO_TAGS
+    PyErr_SetString(PyExc_NotImplementedError, "no dict version tags on this interpreter");
+    return NULL;
+#else
+    if (!PyTuple_CheckExact(dicts)) {
+        PyErr_SetString(PyExc_TypeError, "tags() takes a tuple of dicts");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(dicts);
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GET_ITEM(dicts, i);
+        if (!PyDict_Check(d)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "tags() takes a tuple of dicts");
+            return NULL;
+        }
+        PyObject *tag = PyLong_FromUnsignedLongLong(((PyDictObject *)d)->ma_version_tag);
+        if (tag == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, tag);
+    }
+    return out;
+#endif
+}
+
+static PyObject *
+changed(PyObject *self, PyObject *args)
+{
+#ifdef RLVR_NO_TAGS
+    PyErr_SetString(PyExc_NotImplementedError, "no dict version tags on this interpreter");
+    return NULL;
+#else
+    PyObject *dicts, *known;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &dicts, &PyList_Type, &known))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(dicts);
+    if (PyList_GET_SIZE(known) != n) {
+        PyErr_SetString(PyExc_ValueError, "changed() takes as many tags as dicts");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GET_ITEM(dicts, i);
+        PyObject *tag = PyList_GET_ITEM(known, i);
+        if (!PyDict_Check(d) || !PyLong_CheckExact(tag)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "changed() takes dicts and int tags");
+            return NULL;
+        }
+        unsigned long long want = PyLong_AsUnsignedLongLong(tag);
+        if (want == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (((PyDictObject *)d)->ma_version_tag != want) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            if (index == NULL || PyList_Append(out, index) < 0) {
+                Py_XDECREF(index);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(index);
+        }
+    }
+    return out;
+#endif
+}
+
+static PyMethodDef methods[] = {
+    {"tags", tags, METH_O, "tags(dicts) -> the version tag of each dict in the tuple"},
+    {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_dictver", NULL, -1, methods};
+
+PyMODINIT_FUNC
+PyInit__dictver(void)
+{
+    return PyModule_Create(&module);
+}
