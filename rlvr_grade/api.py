@@ -82,15 +82,14 @@ def outcome_columns(outcome: Outcome) -> dict[str, Any]:
 _POOLS: "weakref.WeakKeyDictionary[Backend, ThreadPoolExecutor]" = weakref.WeakKeyDictionary()
 
 
-def _judging(check: Check) -> Any:
-    """The judging module for a stdio check, else None: only stdio checks have judges and
-    output validators, and importing it (the stdio harness, the comparators) costs every CLI
-    start ~35 ms."""
+def _validator(check: Check) -> Any:
+    """The output-validator module for a stdio check, else None: only stdio checks have
+    output validators, and importing it (the stdio harness) costs every CLI start ~35 ms."""
     if check.style != "stdio":
         return None
-    from rlvr_grade import judging
+    from rlvr_grade.scoring import validator
 
-    return judging
+    return validator
 
 
 class Grader:
@@ -304,9 +303,9 @@ class Grader:
         upgrade must not serve the old compiler's rewards. Python rows need none, so a Python
         run never pays for asking a toolchain its version."""
         langs = {check.language}
-        judging = _judging(check)
-        if judging is not None and judging.needs_validator(check):
-            langs.add(str(judging.judge_options(check)["validator"].get("language", "cpp")))
+        validator = _validator(check)
+        if validator is not None and validator.needs_validator(check):
+            langs.add(str(validator.judge_options(check)["validator"].get("language", "cpp")))
         langs.discard("python")
         if not langs:
             return self._key_context
@@ -396,10 +395,10 @@ class Grader:
             raise
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
-        judging = _judging(check)
-        if judging is not None and judging.needs_validator(check):  # the output validator: its own sandbox check
+        validator = _validator(check)
+        if validator is not None and validator.needs_validator(check):  # the output validator: its own sandbox check
             try:
-                ex = with_retries(lambda: judging.validate(self.backend, check, ex), retries, delay, self.health)
+                ex = with_retries(lambda: validator.validate(self.backend, check, ex), retries, delay, self.health)
             except BackendUnavailable:
                 raise
             except SandboxError as exc:

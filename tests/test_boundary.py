@@ -17,9 +17,9 @@ from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire, plain_json_problem, safe_text
 from rlvr_grade.cache import Cache
 from rlvr_grade.checks import CheckOptions, build_check
-from rlvr_grade.compare import MalformedValue, decode
 from rlvr_grade.harness.call import encode
 from rlvr_grade.sandbox.zygote import parse_channel
+from rlvr_grade.scoring.compare import MalformedValue, decode
 from rlvr_grade.types import STATUSES, Limits, Outcome, Rollout
 
 # Reproducible in CI: the same examples every run, no deadline on a loaded machine.
@@ -196,7 +196,7 @@ def test_decode_of_anything_returns_or_says_malformed(value):
 ])
 def test_a_forged_return_value_is_judged_wrong_not_a_crash(forged):
     # Fails without the fix: decode raised ValueError/TypeError outside any handler and ended the run.
-    from rlvr_grade.judging import judge
+    from rlvr_grade.scoring import verdict as judge
     from rlvr_grade.types import Execution, TestRecord
 
     row = {"completion": "def f(x):\n    return x\n", "tests": json.dumps([{"args": [1], "output": 1}]), "fn_name": "f"}

@@ -14,9 +14,9 @@ from rlvr_grade import languages
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.cases import CaseError, parse_cases
-from rlvr_grade.checks.stdio_check import Validator
+from rlvr_grade.checks.stdio import Validator
 from rlvr_grade.cli import app
-from rlvr_grade.compare import CompareSpec, outputs_equal, parse_mode
+from rlvr_grade.scoring.compare import CompareSpec, outputs_equal, parse_mode
 from rlvr_grade.types import Limits, Rollout
 from tests.conftest import read_jsonl, requires_root, write_jsonl
 from tests.judge_fixtures import JUDGE, STATUS, cases, submissions
@@ -221,7 +221,7 @@ def test_float_nan_is_never_equal():
     fl = parse_mode("float:1")
     assert not outputs_equal("NaN", "NaN", fl)
     assert outputs_equal("NaN", "NaN", CompareSpec("tokens"))  # outside float mode it is a word
-    from rlvr_grade.compare import _float_token_equal
+    from rlvr_grade.scoring.compare import _float_token_equal
 
     assert not _float_token_equal("1e999", "1", fl)  # inf vs a number
     assert _float_token_equal("1e999", "2e999", fl)  # the same infinity
@@ -320,13 +320,14 @@ def test_kattis_output_validator_runs_in_its_own_sandbox():
 
 
 def test_validator_verdicts_cannot_be_forged_through_the_channel():
-    from rlvr_grade.judging import ValidatorResult, case_verdict
+    from rlvr_grade.checks.stdio import compare_output
+    from rlvr_grade.scoring.cases import ValidatorResult, case_verdict
     from rlvr_grade.types import TestRecord
 
     check = build_check(Rollout(0, {"completion": "", "tests": [{"input": "", "output": "x"}]}), OPTS)
     forged = TestRecord("case:0", "passed", "", {"accepted": True})  # what JSON could carry
-    assert case_verdict(check, 0, forged)[0] == "WA"
-    assert case_verdict(check, 0, TestRecord("case:0", "passed", "", ValidatorResult(True)))[0] == "AC"
+    assert case_verdict(check, 0, forged, compare_output)[0] == "WA"
+    assert case_verdict(check, 0, TestRecord("case:0", "passed", "", ValidatorResult(True)), compare_output)[0] == "AC"
 
 
 # -- the CLI and the output column ---------------------------------------------------------------
@@ -371,7 +372,7 @@ def test_a_broken_validator_is_not_the_candidates_fault(tmp_path):
 
 
 def test_verdict_mapping_is_pure_and_first_failure_decides():
-    from rlvr_grade.judging import judge
+    from rlvr_grade.scoring import verdict as judge
     from rlvr_grade.types import Execution, TestRecord
 
     check = build_check(Rollout(0, {"completion": "", "tests": [{"input": "", "output": "1"}] * 3}), OPTS)
@@ -394,7 +395,7 @@ def test_verdict_mapping_is_pure_and_first_failure_decides():
 
 @pytest.mark.skipif("c" not in AVAILABLE, reason="gcc is not installed")
 def test_a_compiled_validator_is_built_once_and_reused(tmp_path):
-    from rlvr_grade import judging
+    from rlvr_grade.scoring import validator
 
     (tmp_path / "caseless.c").write_text(r'''
 #include <stdio.h>
@@ -413,9 +414,9 @@ int main(int argc, char **argv) {
     opts = CheckOptions(test_style="stdio", case_timeout=1.0, limits=Limits(cpu_s=4.0), validator=v)
     rows = [{"completion": c, "tests": cases("shout")} for c in
             ("print(input().lower())", "print(input()[::-1])", "print(input().upper())", "print('x')")]
-    judging._BINARIES.clear()
+    validator._BINARIES.clear()
     with Grader(ScoreOptions(checks=opts, concurrency=1)) as g:
         first = g.grade(rows[:1])
-        assert len(judging._BINARIES) == 1  # built by the first row's validator check
+        assert len(validator._BINARIES) == 1  # built by the first row's validator check
         rest = g.grade(rows[1:])  # these use the cached binary
     assert [o.status for o in first + rest] == ["pass", "fail", "pass", "fail"]

@@ -197,7 +197,8 @@ class Grading(Group):
     validator_args: Optional[str] = option(None, help="Extra arguments for --output-validator, space separated.", panel=GRADING)
 
     def validate(self) -> None:
-        from rlvr_grade import compare, languages
+        from rlvr_grade import languages
+        from rlvr_grade.scoring import compare
 
         try:
             languages.normalize(self.language)
@@ -209,7 +210,7 @@ class Grading(Group):
     def validator(self) -> Any:
         if not self.output_validator:
             return None
-        from rlvr_grade.checks.stdio_check import Validator
+        from rlvr_grade.checks.stdio import Validator
 
         try:
             return Validator.from_dir(self.output_validator, tuple((self.validator_args or "").split()))

@@ -3,7 +3,7 @@
 The program is executed once as module `solution`; then each case forks a grandchild that
 calls the target — a module-level function, or a method of a fresh `Solution()` (LeetCode) —
 with the case's arguments, under its own CPU limit, and sends back the return value encoded
-as plain tagged JSON (see rlvr_grade/compare.py). Only that encoding leaves the sandbox: an
+as plain tagged JSON (see rlvr_grade/scoring/compare.py). Only that encoding leaves the sandbox: an
 object with a rigged `__eq__` is not a plain value, so it is refused here and fails the case;
 the expected values are not in the sandbox, the comparison happens outside."""
 
@@ -16,8 +16,8 @@ import sys
 import types
 from typing import Any, Callable
 
-from rlvr_grade.compare import decode
 from rlvr_grade.harness.stdio import RunBudget, harden_parent, run_process
+from rlvr_grade.scoring.compare import decode
 
 Report = Callable[[dict[str, Any]], None]
 MAX_DEPTH = 200

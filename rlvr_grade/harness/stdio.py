@@ -8,7 +8,7 @@ exec'd: the grandchild is a fork of this warm interpreter that execs the compile
 as `__main__`, so a case costs a fork, not an interpreter start-up.
 
 Only the program's output leaves, on the report channel: the expected outputs are not in
-this sandbox at all, and the comparison happens outside (rlvr_grade/judging.py). Each case is
+this sandbox at all, and the comparison happens outside (rlvr_grade/scoring/cases.py). Each case is
 reported as {"ev": "test", "id": "case:<i>", "outcome": "passed"|"error", "output": stdout,
 "msg": "<RUN VERDICT>: detail"} where the run verdict is OK, TLE, MLE, RE or OLE."""
 

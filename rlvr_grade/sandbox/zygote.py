@@ -447,7 +447,7 @@ class Zygote:
 
 def root_language(payload: dict[str, Any]) -> str:
     """The language whose toolchain a check's root holds: the program's, or for an output
-    validator's check (judging.validator_check: Python harness, compiled validator) the
+    validator's check (scoring/validator.validator_check: Python harness, compiled validator) the
     validator's."""
     from rlvr_grade.languages import normalize
 

@@ -1,0 +1,65 @@
+"""The asserts style: test code whose top-level asserts are the tests (HumanEval's check(),
+MBPP's test_list, a plain list of asserts). The grader derives the ids of the tests that must
+pass (harness/splitting.assert_ids) from the test text, before anything runs.
+
+Detection: the fallback (checks/build.py) for tests that are code without test functions.
+Harness entry: HARNESS runs the tests statement by statement with strict comparisons
+(harness/strict.py). Verdict: scoring/records.py over the expected ids."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rlvr_grade.checks.options import CheckOptions
+from rlvr_grade.checks.rows import PARSE_ERRORS, InvalidRow, unparsable
+from rlvr_grade.harness.splitting import assert_ids
+from rlvr_grade.scoring.base import Verdict
+from rlvr_grade.scoring.records import judge_records
+from rlvr_grade.textcache import TextCache
+from rlvr_grade.types import Check, Execution
+
+NAME = "asserts"
+HARNESS = "rlvr_grade.harness.runner.run_asserts"
+
+# Test ids per distinct test text: an RL batch carries each problem's tests once per rollout.
+_IDS = TextCache(16 << 20, size_of=lambda ids: 32 * len(ids))
+
+
+def _ids(tests: str) -> tuple[str, ...]:  # a tuple: one cached value serves every check
+    return tuple(assert_ids(tests))
+
+
+def expected_tests(tests: str) -> tuple[str, ...]:
+    """The ids of the tests in `tests` (raises what parsing raises: PARSE_ERRORS)."""
+    return _IDS.get(tests, _ids)
+
+
+def join_program(prompt: str, completion: str) -> str:
+    """HumanEval: a completion is either the body that continues the prompt, or (chat models)
+    a whole new definition; a prompt is a complete def with a docstring, so prompt + newline +
+    full definition is valid too (the later def wins)."""
+    if completion[:1] in (" ", "\t") or not completion.strip():
+        return prompt + completion
+    return prompt + "\n" + completion
+
+
+def code_check(style: str, ids: Callable[[str], tuple[str, ...]], program: str, tests: str, opts: CheckOptions, setup: str = "") -> Check:
+    """A check of a code style (asserts, pytest): `ids(tests)` gives the expected test ids."""
+    if not tests.strip():
+        raise InvalidRow(f"tests column {opts.tests_col!r} is empty")
+    try:
+        expected = ids(tests)
+    except PARSE_ERRORS as exc:
+        raise unparsable(exc) from None
+    if not expected:
+        raise InvalidRow(f"no tests found in {opts.tests_col!r} for style {style}")
+    return Check(style=style, program=program, tests=tests, expected_tests=tuple(expected),  # type: ignore[arg-type]
+                 limits=opts.limits, setup=setup)
+
+
+def build(program: str, tests: str, opts: CheckOptions, setup: str = "") -> Check:
+    return code_check(NAME, expected_tests, program, tests, opts, setup)
+
+
+def verdict(check: Check, ex: Execution) -> Verdict:
+    return judge_records(check, ex)

@@ -1,0 +1,50 @@
+"""The pytest style: test functions (test_* and the test methods of Test*/unittest classes)
+run by pytest inside the sandbox; the grader lists their ids (harness/splitting.pytest_ids)
+from the test text before anything runs.
+
+Detection: `detect` (checks/build.py asks it for tests that are code). Harness entry: HARNESS
+(pytest in the warm worker, harness/runner.py). Verdict: scoring/records.py, a parametrized
+test's records counted under the test's own id."""
+
+from __future__ import annotations
+
+from rlvr_grade.checks.asserts import code_check
+from rlvr_grade.checks.options import CheckOptions
+from rlvr_grade.checks.rows import PARSE_ERRORS
+from rlvr_grade.harness.splitting import base_id, pytest_ids
+from rlvr_grade.scoring.base import Verdict
+from rlvr_grade.scoring.records import judge_records
+from rlvr_grade.textcache import TextCache
+from rlvr_grade.types import Check, Execution
+
+NAME = "pytest"
+HARNESS = "rlvr_grade.harness.runner.run_pytest"
+
+_IDS = TextCache(16 << 20, size_of=lambda ids: 48 * len(ids))
+
+
+def _ids(tests: str) -> tuple[str, ...]:
+    return tuple(pytest_ids(tests))
+
+
+def expected_tests(tests: str) -> tuple[str, ...]:
+    return _IDS.get(tests, _ids)
+
+
+def detect(tests: str) -> bool:
+    """Whether test code is pytest's: it defines test functions or imports the solution module."""
+    try:
+        ids = pytest_ids(tests)
+    except PARSE_ERRORS:
+        return False  # asserts, whose assert_ids says why it does not parse
+    if ids:
+        return True
+    return "from solution import" in tests or "import solution" in tests
+
+
+def build(program: str, tests: str, opts: CheckOptions, setup: str = "") -> Check:
+    return code_check(NAME, expected_tests, program, tests, opts, setup)
+
+
+def verdict(check: Check, ex: Execution) -> Verdict:
+    return judge_records(check, ex, key=base_id)

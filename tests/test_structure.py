@@ -1,0 +1,149 @@
+"""The house's shape, checked: the import graph of rlvr_grade has no cycles, each test style is
+one module owning its detection/build, harness entry and verdict, and a row is judged once."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import rlvr_grade
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.checks.styles import STYLES, style_of
+from rlvr_grade.types import Execution, Rollout
+from rlvr_grade.types import TestRecord as Record
+
+PKG = Path(rlvr_grade.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def module_imports(path: Path, top_level_only: bool = True) -> set[str]:
+    """Modules `path` imports (absolute names; `from a import b` counts a.b when that is a
+    module). top_level_only: what runs at import time (not inside functions, not under
+    TYPE_CHECKING), which is what can make a cycle."""
+    tree = ast.parse(path.read_text(), str(path))
+    me = _module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.If) and _is_type_checking(node):
+                continue
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and top_level_only:
+                continue
+            if not top_level_only or isinstance(node, (ast.If, ast.Try, ast.With, ast.ClassDef)):
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list):
+                        visit([n for n in inner if isinstance(n, ast.stmt) or isinstance(n, ast.ExceptHandler)])
+            if isinstance(node, ast.ExceptHandler):
+                visit(node.body)
+
+    if top_level_only:
+        visit(tree.body)
+    else:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                visit([node])
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the rlvr_grade modules importing it runs at import time (a submodule's import
+    runs its packages' __init__ first: those are edges too)."""
+    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        edges: set[str] = set()
+        for target in module_imports(path):
+            if target not in files:
+                continue
+            parts = target.split(".")
+            edges.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+        edges.discard(name)
+        # the module's own packages are being imported already when it runs: not an edge
+        edges -= {".".join(name.split(".")[:i]) for i in range(1, len(name.split(".")))}
+        graph[name] = {e for e in edges if e in files}
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = dfs(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = dfs(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = import_graph()
+    assert "rlvr_grade.scoring.outcome" in graph and "rlvr_grade.checks.styles" in graph["rlvr_grade.scoring.outcome"]
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_the_cycle_finder_finds_one():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_each_style_is_one_module_owning_its_harness_entry_and_verdict():
+    for name in STYLES:
+        mod = style_of(name)
+        assert mod.__name__ == f"rlvr_grade.checks.{name}" and mod.NAME == name
+        where, _, fn = mod.HARNESS.rpartition(".")
+        assert where.startswith("rlvr_grade.harness.") and callable(getattr(importlib.import_module(where), fn))
+        assert callable(mod.verdict)
+
+
+def test_a_stdio_row_is_judged_once(monkeypatch):
+    # scoring.score compared every case twice (verdict, then judge again for the case verdicts).
+    from rlvr_grade.checks import stdio
+    from rlvr_grade.harness.stdio import pack_output
+    from rlvr_grade.scoring import RewardConfig, score
+
+    calls = []
+    real = stdio.compare_output
+    monkeypatch.setattr(stdio, "compare_output", lambda *a: calls.append(a[1]) or real(*a))
+    check = build_check(Rollout(0, {"completion": "print(1)", "tests": [{"input": "", "output": "1"}] * 2}),
+                        CheckOptions(test_style="stdio"))
+    recs = tuple(Record(f"case:{i}", "passed", "", pack_output(b"1\n")) for i in range(2))
+    out = score(check, Execution(0, None, "", "", 0.1, 0.1, 1.0, None, recs, True), RewardConfig(), 1.0)
+    assert (out.status, out.case_verdicts) == ("pass", ("AC", "AC")) and calls == [0, 1]
