@@ -144,7 +144,7 @@ class Grader:
         with self._lock:
             if self._backend is None:
                 opts = dict(self.options.backend_options)
-                if self.options.backend in ("local", "gvisor") and self._hide:
+                if self._hide:  # every backend takes `hide` (those with nothing local to hide ignore it)
                     opts.setdefault("hide", self._hide)
                 self._backend = make_backend(self.options.backend, self.options.workers, **opts)
             return self._backend
@@ -166,9 +166,9 @@ class Grader:
             if executor is None or executor._shutdown:  # type: ignore[attr-defined]
                 executor = _POOLS[backend] = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
             try:
-                if backend.name == "local":
+                if backend.start_on_pool:
                     executor.submit(backend.start).result()
-                else:  # runsc/Beam clients are started where they always were: the caller's thread
+                else:  # e.g. the runsc/Beam clients: started in the caller's thread
                     backend.start()
             except OSError as exc:  # e.g. the worker's interpreter cannot be executed
                 raise SandboxError(f"the {self.options.backend} backend could not start: {exc}") from exc

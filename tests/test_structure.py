@@ -23,48 +23,36 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-
-
 def module_imports(path: Path, top_level_only: bool = True) -> set[str]:
-    """Modules `path` imports (absolute names; `from a import b` counts a.b when that is a
-    module). top_level_only: what runs at import time (not inside functions, not under
-    TYPE_CHECKING), which is what can make a cycle."""
+    """Modules `path` imports (absolute names; `from a import b` counts a.b too, in case it is
+    a module). top_level_only: only what runs at import time (not inside functions), which is
+    what can make a cycle; else every import, lazy ones included. Imports under
+    `if TYPE_CHECKING:` never run and are left out."""
     tree = ast.parse(path.read_text(), str(path))
     me = _module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     found: set[str] = set()
 
-    def visit(nodes: list[ast.stmt]) -> None:
-        for node in nodes:
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join(anchor + ([base] if base else []))
-                found.add(base)
-                found.update(f"{base}.{a.name}" for a in node.names)
-            elif isinstance(node, ast.If) and _is_type_checking(node):
-                continue
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and top_level_only:
-                continue
-            if not top_level_only or isinstance(node, (ast.If, ast.Try, ast.With, ast.ClassDef)):
-                for field in ("body", "orelse", "finalbody", "handlers"):
-                    inner = getattr(node, field, None)
-                    if isinstance(inner, list):
-                        visit([n for n in inner if isinstance(n, ast.stmt) or isinstance(n, ast.ExceptHandler)])
-            if isinstance(node, ast.ExceptHandler):
-                visit(node.body)
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+            return
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+            return
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return
+        if top_level_only and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
 
-    if top_level_only:
-        visit(tree.body)
-    else:
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                visit([node])
+    visit(tree)
     return found
 
 
@@ -147,3 +135,15 @@ def test_a_stdio_row_is_judged_once(monkeypatch):
     recs = tuple(Record(f"case:{i}", "passed", "", pack_output(b"1\n")) for i in range(2))
     out = score(check, Execution(0, None, "", "", 0.1, 0.1, 1.0, None, recs, True), RewardConfig(), 1.0)
     assert (out.status, out.case_verdicts) == ("pass", ("AC", "AC")) and calls == [0, 1]
+
+
+def test_the_library_special_cases_no_backend_by_name():
+    # api.py compared the backend's name with "local"/"gvisor" to decide how to start it and
+    # what to hand it; those are properties of the backend class now (base.Backend).
+    from rlvr_grade.sandbox import BACKENDS
+
+    for module in ("api.py", "sandbox/__init__.py"):
+        tree = ast.parse((PKG / module).read_text())
+        compared = [c.value for node in ast.walk(tree) if isinstance(node, ast.Compare)
+                    for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value in BACKENDS]
+        assert compared == [], (module, compared)

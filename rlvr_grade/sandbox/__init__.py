@@ -1,27 +1,40 @@
-"""Sandbox backends behind one small contract (base.Backend), chosen by name."""
+"""Sandbox backends behind one small contract (base.Backend), registered by name."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rlvr_grade.sandbox.base import Backend
 
-BACKENDS = ("local", "gvisor", "beam")
+# name -> "module:Class". A backend's module (and the SDK it needs) is imported only when the
+# backend is chosen: beam-client, for one, is imported by BeamBackend.start(), never before.
+_REGISTRY: dict[str, str | Callable[..., Backend]] = {
+    "local": "rlvr_grade.sandbox.local:LocalBackend",
+    "gvisor": "rlvr_grade.sandbox.gvisor:GvisorBackend",
+    "beam": "rlvr_grade.sandbox.beam:BeamBackend",
+}
+BACKENDS: tuple[str, ...] = tuple(_REGISTRY)  # the built-in ones, in the order docs list them
+
+
+def register_backend(name: str, factory: str | Callable[..., Backend]) -> None:
+    """Make `--backend name` create `factory(concurrency=N, **options)`; `factory` is a class
+    or other callable, or "module:Class" to import on first use."""
+    _REGISTRY[name] = factory
+
+
+def backend_names() -> tuple[str, ...]:
+    return tuple(_REGISTRY)
 
 
 def make_backend(name: str, concurrency: int, **options: Any) -> Backend:
-    """Create the backend registered under `name` (its SDK imported only now)."""
-    if name == "local":
-        from rlvr_grade.sandbox.local import LocalBackend
+    """Create the backend registered under `name` (its module imported only now)."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError(f"unknown backend {name!r}; choose from {', '.join(_REGISTRY)}")
+    if isinstance(factory, str):
+        from importlib import import_module
 
-        return LocalBackend(concurrency=concurrency, **options)
-    if name == "gvisor":
-        from rlvr_grade.sandbox.gvisor import GvisorBackend
-
-        return GvisorBackend(concurrency=concurrency, **options)
-    if name == "beam":
-        # beam-client itself is imported by BeamBackend.start(), never before.
-        from rlvr_grade.sandbox.beam import BeamBackend
-
-        return BeamBackend(concurrency=concurrency, **options)
-    raise ValueError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+        module, _, attr = factory.partition(":")
+        factory = getattr(import_module(module), attr)
+    return factory(concurrency=concurrency, **options)

@@ -18,6 +18,9 @@ class Backend:
     # Whether run() honours Check.env (runs the check in that environment). A backend that
     # does not is never handed a check with one: it would run in the wrong world.
     environments: bool = False
+    # Whether start() must run on one of the pool's long-lived threads: workers that die with
+    # the thread that spawned them (the local backend's: PR_SET_PDEATHSIG is per thread).
+    start_on_pool: bool = False
 
     def start(self) -> None:
         """Bring the backend up (spawn workers, connect); raise SandboxError if it cannot."""

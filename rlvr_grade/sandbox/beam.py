@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import os
 import random
-import secrets
 import threading
 import time
-from dataclasses import asdict
 from typing import Any
 
 from rlvr_grade.sandbox import bundle
-from rlvr_grade.sandbox.base import Backend, execution_from_wire
-from rlvr_grade.sandbox.inner import parse_result
-from rlvr_grade.types import Check, Execution, Limits, SandboxError
+from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
+from rlvr_grade.types import Check, Limits, SandboxError
 
 INSTALL_HINT = "pip install 'rlvr-grade[beam]'"
 DEFAULT_IMAGE = "python3.11"  # Beam's managed Python image; pytest is added on top
@@ -129,8 +126,9 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-class BeamBackend(Backend):
-    """A fresh Beam sandbox per check; see the module docstring."""
+class BeamBackend(RemoteBackend):
+    """A fresh Beam sandbox per check; see the module docstring. The request, its result and
+    its errors are the remote runner's (sandbox/remote.py)."""
 
     name = "beam"
     environments = True  # a check's environment is an image built from its lock (_env_image)
@@ -152,6 +150,7 @@ class BeamBackend(Backend):
         image_build_timeout: float = 1800.0,
         hide: Any = None,  # accepted for API symmetry with the local backend; nothing local to hide
     ):
+        super().__init__()
         self.concurrency = concurrency or 64
         self.image = image or DEFAULT_IMAGE
         self.python_packages = tuple(python_packages if python_packages is not None else DEFAULT_PACKAGES)
@@ -170,7 +169,6 @@ class BeamBackend(Backend):
         self._creates = threading.BoundedSemaphore(self.max_creates)
         self._sandboxes: dict[tuple, Any] = {}
         self._lock = threading.Lock()
-        self._seccomp_spec: dict[str, Any] | None | bool = False  # False: not made yet (_seccomp)
         self._live: dict[int, Any] = {}  # id(instance) -> instance (instances are unhashable)
         self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0, "images_built": 0}
 
@@ -350,20 +348,6 @@ class BeamBackend(Backend):
             delay = min(delay * 2, 8.0)
         raise AssertionError("unreachable")
 
-    def _seccomp(self) -> dict[str, Any] | None:
-        """The local backend's compiled filter for the runner to load where it cannot compile
-        one itself (sandbox/inner.py): made once; None without libseccomp here."""
-        with self._lock:
-            if self._seccomp_spec is False:
-                from rlvr_grade.sandbox import seccomp
-                from rlvr_grade.sandbox.zygote import channel_descriptor
-
-                try:
-                    self._seccomp_spec = seccomp.compile_filter(channel_descriptor()).portable()
-                except seccomp.SeccompUnavailable:
-                    self._seccomp_spec = None
-            return self._seccomp_spec
-
     def _terminate(self, inst: Any, timeout: float = 10.0) -> None:
         try:
             self._rpc("terminate", inst.terminate, timeout=min(self.rpc_timeout, timeout))
@@ -376,16 +360,12 @@ class BeamBackend(Backend):
             with self._lock:
                 self._live.pop(id(inst), None)
 
-    def run(self, check: Check) -> Execution:
-        limits = asdict(check.limits)
-        limits["wall_s"] = check.limits.effective_wall_s
-        token = secrets.token_hex(16)
-        request = {"payload": check.payload(), "limits": limits, "token": token, "seccomp": self._seccomp()}
-        archive = bundle.build_archive(request)
+    def exchange(self, check: Check, request: Request) -> Reply:
+        archive = bundle.build_archive(request.body)
         inst = self._create(check.limits, check.network, check.env)
         unreachable = False
         try:
-            return self._run_in(inst, check, token, archive)
+            return self._run_in(inst, request, archive)
         except SandboxError as exc:
             unreachable = getattr(exc, "unreachable", False)
             raise
@@ -394,8 +374,8 @@ class BeamBackend(Backend):
             # usual 10 s for it (Beam stops the sandbox when its keep-warm ends).
             self._terminate(inst, timeout=2.0 if unreachable else 10.0)
 
-    def _run_in(self, inst: Any, check: Check, token: str, archive: bytes) -> Execution:
-        """One check in the sandbox `inst`: upload, exec, wait, read the result line."""
+    def _run_in(self, inst: Any, request: Request, archive: bytes) -> Reply:
+        """One check in the sandbox `inst`: upload, exec, wait, read what the runner wrote."""
         self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{bundle.ARCHIVE}", archive))
         proc = self._rpc(
             "exec",
@@ -405,7 +385,7 @@ class BeamBackend(Backend):
         )
         # The runner enforces the check's own CPU and wall limits and always reports; this
         # deadline only catches a runner that cannot (a stuck sandbox): kill, then error.
-        deadline = time.monotonic() + check.limits.effective_wall_s + self.grace_s
+        deadline = time.monotonic() + request.deadline_s
         while True:
             code, _status = self._rpc("status", proc.status)
             if code >= 0:
@@ -415,15 +395,7 @@ class BeamBackend(Backend):
                     self._rpc("kill", proc.kill, timeout=10.0)
                 except SandboxError:
                     pass  # terminate in `finally` stops it anyway
-                raise SandboxError(
-                    f"beam: the runner did not finish within {check.limits.effective_wall_s + self.grace_s:.0f} s; killed"
-                )
+                return Reply(None, "")
             time.sleep(self.poll_s)
         out = self._rpc("stdout", proc.stdout.read)
-        resp = parse_result(out, token)
-        if resp is None:
-            err = self._rpc("stderr", proc.stderr.read)
-            raise SandboxError(f"beam: the runner exited {code} without a result: {(err or out)[-400:].strip()}")
-        if "sandbox_error" in resp:
-            raise SandboxError(f"beam runner: {resp['sandbox_error']}")
-        return execution_from_wire(resp, check.limits)
+        return Reply(code, out, "" if request.answered(out) else self._rpc("stderr", proc.stderr.read))

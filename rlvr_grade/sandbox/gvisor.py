@@ -24,13 +24,11 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import asdict
 from typing import Any
 
 import rlvr_grade
-from rlvr_grade.sandbox.base import Backend, execution_from_wire
-from rlvr_grade.sandbox.inner import parse_result
-from rlvr_grade.types import Check, Execution, SandboxError
+from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
+from rlvr_grade.types import Check, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 CHECK_UID = 1000  # each check has a kernel of its own: one uid for all, named in /etc/passwd
@@ -45,10 +43,12 @@ _ENV = {
 INSTALL_HINT = "apt-get install runsc  (Debian/Ubuntu; or https://gvisor.dev/docs/user_guide/install/)"
 
 
-class GvisorBackend(Backend):
-    """One `runsc do` sandbox per check."""
+class GvisorBackend(RemoteBackend):
+    """One `runsc run` sandbox per check; the request, its result and its errors are the
+    remote runner's (sandbox/remote.py)."""
 
     name = "gvisor"
+    runner_uid = CHECK_UID
 
     def __init__(
         self,
@@ -61,6 +61,7 @@ class GvisorBackend(Backend):
     ):
         from rlvr_grade.pool import default_slots
 
+        super().__init__()
         self.concurrency = concurrency or default_slots()
         self.runsc = runsc
         self.platform = platform
@@ -73,7 +74,6 @@ class GvisorBackend(Backend):
         self._bundles: dict[str, str] = {}  # root language -> its bundle's config.json template
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
-        self._seccomp: dict[str, Any] | None = None
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
         self._version = ""
@@ -84,23 +84,14 @@ class GvisorBackend(Backend):
             raise SandboxError(f"the gvisor backend needs runsc, which is not installed: {INSTALL_HINT}")
         self.runsc = path
         if os.geteuid() != 0:
-            raise SandboxError("the gvisor backend runs `runsc do`, which needs root here")
+            raise SandboxError("the gvisor backend runs `runsc run`, which needs root here")
         self._state = tempfile.mkdtemp(prefix="rlvr-runsc-")
         try:
             out = subprocess.run([self.runsc, "--version"], capture_output=True, text=True, timeout=30)
             self._version = out.stdout.splitlines()[0] if out.stdout else ""
         except (OSError, subprocess.SubprocessError):
             self._version = ""
-        # The local backend's syscall allowlist, loaded by the runner inside before candidate code:
-        # the same policy in both backends (gVisor implements seccomp for what runs in it),
-        # the result channel's guard included.
-        from rlvr_grade.sandbox import seccomp
-        from rlvr_grade.sandbox.zygote import channel_descriptor
-
-        try:
-            self._seccomp = seccomp.compile_filter(channel_descriptor()).portable()
-        except seccomp.SeccompUnavailable:
-            self._seccomp = None
+        self.seccomp_filter()  # compiled now: isolation() reports whether there is one
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.
         code, out, err = self._runsc_run("python", [self.python, "-I", "-S", "-c", "pass"], b"", timeout=60)
         if code != 0:
@@ -209,28 +200,15 @@ class GvisorBackend(Backend):
             err.seek(0)
             return code, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
 
-    def run(self, check: Check) -> Execution:
+    def exchange(self, check: Check, request: Request) -> Reply:
         if self._state is None:
             raise SandboxError("gvisor backend used before start()")
-        limits = asdict(check.limits)
-        limits["wall_s"] = check.limits.effective_wall_s
-        token = secrets.token_hex(16)
         from rlvr_grade.sandbox.zygote import root_language
 
-        payload = check.payload()
-        request = json.dumps({"payload": payload, "limits": limits, "token": token, "uid": CHECK_UID,
-                              "seccomp": self._seccomp}).encode()
         argv = [self.python, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", "-", "--mode", "light"]
-        code, out, err = self._runsc_run(root_language(payload), argv, request, check.limits.effective_wall_s + self.grace_s,
-                                         int(check.limits.disk_mb))
-        if code is None:
-            raise SandboxError(f"gvisor: the sandbox did not finish within {check.limits.effective_wall_s + self.grace_s:.0f} s; killed")
-        resp = parse_result(out, token)
-        if resp is None:
-            raise SandboxError(f"gvisor: runsc exited {code} without a result: {(err or out).strip()[-400:]}")
-        if "sandbox_error" in resp:
-            raise SandboxError(f"gvisor runner: {resp['sandbox_error']}")
-        return execution_from_wire(resp, check.limits)
+        code, out, err = self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(),
+                                         request.deadline_s, int(check.limits.disk_mb))
+        return Reply(code, out, err)
 
     def close(self) -> None:
         with self._lock:
@@ -264,7 +242,7 @@ class GvisorBackend(Backend):
             "network": "none (--network=none)",
             "filesystem": "allowlisted root (the local backend's), read-only; fresh tmpfs /tmp; gVisor's own /dev and /proc; no /sys",
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers, "
-                      + ("the local backend's seccomp allowlist" if self._seccomp else "no seccomp filter (libseccomp missing)"),
+                      + ("the local backend's seccomp allowlist" if self.seccomp_filter() else "no seccomp filter (libseccomp missing)"),
         }
 
 

@@ -1,5 +1,5 @@
 """Run ONE check from a request file and print its wire result: the piece of the grader that
-runs *inside* someone else's sandbox (a Beam container, a `runsc do` gVisor sandbox).
+runs *inside* someone else's sandbox (a Beam container, a `runsc run` gVisor sandbox).
 
     python3 -m rlvr_grade.sandbox.inner --request check.json [--mode auto|full|light]
 

@@ -334,6 +334,7 @@ class LocalBackend(Backend):
     """Namespaces + cgroups + rlimits + a dropped uid, around a warm pre-forked interpreter."""
 
     name = "local"
+    start_on_pool = True  # its workers die with the thread that spawned them (PR_SET_PDEATHSIG)
 
     def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
                  seccomp: bool = True, mode: str = "auto", check_path: str = CHECK_PATH,
