@@ -17,7 +17,7 @@ from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire, plain_json_problem, safe_text
 from rlvr_grade.cache import Cache
 from rlvr_grade.checks import CheckOptions, build_check
-from rlvr_grade.harness.call import encode
+from rlvr_grade.harness.values import encode
 from rlvr_grade.sandbox.zygote import parse_channel
 from rlvr_grade.scoring.compare import MalformedValue, decode
 from rlvr_grade.types import STATUSES, Limits, Outcome, Rollout

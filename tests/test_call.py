@@ -12,7 +12,7 @@ import pytest
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.checks.cases import leetcode_cases
-from rlvr_grade.harness.call import NotPlain, encode
+from rlvr_grade.harness.values import NotPlain, encode
 from rlvr_grade.scoring.compare import CompareSpec, decode, values_equal
 from rlvr_grade.types import Limits, Rollout
 from tests.conftest import requires_root

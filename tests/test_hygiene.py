@@ -16,8 +16,8 @@ import time
 
 import pytest
 
-from rlvr_grade import languages
 from rlvr_grade.api import Grader
+from rlvr_grade.harness import languages
 from rlvr_grade.io.writers import sweep_parts
 from rlvr_grade.sandbox import cgroups
 from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend

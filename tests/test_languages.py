@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from rlvr_grade import languages
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
+from rlvr_grade.harness import languages
 from rlvr_grade.types import Limits, Rollout
 from tests.conftest import requires_root
 

@@ -8,7 +8,7 @@ import pytest
 from rlvr_grade.harness import prepared
 from rlvr_grade.harness.runner import prepare_asserts
 from rlvr_grade.harness.splitting import assert_ids
-from rlvr_grade.textcache import TextCache
+from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.types import Check, Limits
 from tests.conftest import requires_root
 

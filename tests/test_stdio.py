@@ -10,12 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from rlvr_grade import languages
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.cases import CaseError, parse_cases
 from rlvr_grade.checks.stdio import Validator
 from rlvr_grade.cli import app
+from rlvr_grade.harness import languages
 from rlvr_grade.scoring.compare import CompareSpec, outputs_equal, parse_mode
 from rlvr_grade.types import Limits, Rollout
 from tests.conftest import read_jsonl, requires_root, write_jsonl

@@ -147,3 +147,64 @@ def test_the_library_special_cases_no_backend_by_name():
         compared = [c.value for node in ast.walk(tree) if isinstance(node, ast.Compare)
                     for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value in BACKENDS]
         assert compared == [], (module, compared)
+
+
+# -- the sealed harness and what is shipped ----------------------------------------------------
+# The pytest style runs the environment's own pytest inside the sandbox: it is imported there,
+# never shipped.
+ENVIRONMENT_LIBRARIES = {"pytest", "_pytest", "pluggy"}
+# The grading pipeline: none of it may run inside a sandbox.
+PIPELINE = ("api", "cli", "checks", "scoring", "io", "cache", "envs", "integrations", "pool", "summary",
+            "reports", "filtering", "console", "doctor", "rewards", "entry", "cli_env", "sandbox.local",
+            "sandbox.gvisor", "sandbox.beam", "sandbox.remote", "sandbox.bundle")
+
+
+def _stdlib(name: str) -> bool:
+    import sys
+
+    return name.split(".")[0] in sys.stdlib_module_names
+
+
+def test_the_harness_imports_only_the_stdlib_and_itself():
+    # harness/ ran inside the sandbox but imported rlvr_grade.compare (call.py), languages
+    # (stdio.py) and textcache (prepared.py), which made the whole package what Beam receives.
+    outside = {}
+    for path in sorted((PKG / "harness").rglob("*.py")):
+        for name in module_imports(path, top_level_only=False):
+            if _stdlib(name) or name.split(".")[0] in ENVIRONMENT_LIBRARIES:
+                continue
+            if name == "rlvr_grade.harness" or name.startswith("rlvr_grade.harness."):
+                continue
+            outside.setdefault(path.name, []).append(name)
+    assert outside == {}
+    # importing rlvr_grade.harness runs the package's own __init__ first: stdlib only too
+    assert [n for n in module_imports(PKG / "__init__.py", top_level_only=False) if not _stdlib(n)] == []
+
+
+def _closure(roots: list[str]) -> set[str]:
+    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in files:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        todo += [n for n in module_imports(files[name], top_level_only=False) if n.startswith("rlvr_grade")]
+    return seen
+
+
+def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
+    # The upload was every .py file of the package (86 files, 238 KB gzipped on main at 13d138c).
+    from rlvr_grade.sandbox import bundle
+
+    shipped = {_module_name(PKG.parent / rel) for rel, _ in bundle.package_files()}
+    harness = {_module_name(p) for p in (PKG / "harness").rglob("*.py")}
+    needed = _closure(["rlvr_grade.sandbox.inner", *harness])
+    assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
+    assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
+    size = len(bundle.build_archive({"payload": {}}))
+    assert size < 150_000, size  # docs/backends.md gives the measured size
+

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import PARSE_ERRORS, InvalidRow, unparsable
 from rlvr_grade.harness.splitting import assert_ids
+from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
-from rlvr_grade.textcache import TextCache
 from rlvr_grade.types import Check, Execution
 
 NAME = "asserts"

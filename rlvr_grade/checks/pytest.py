@@ -12,9 +12,9 @@ from rlvr_grade.checks.asserts import code_check
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import PARSE_ERRORS
 from rlvr_grade.harness.splitting import base_id, pytest_ids
+from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
-from rlvr_grade.textcache import TextCache
 from rlvr_grade.types import Check, Execution
 
 NAME = "pytest"

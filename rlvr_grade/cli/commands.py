@@ -125,8 +125,8 @@ def doctor(
     require_full: bool = typer.Option(False, "--require-full", help="Exit 1 unless every protection is active."),
     verbose: bool = verbose_option(),
 ) -> None:
-    from rlvr_grade import languages
     from rlvr_grade.doctor import diagnose
+    from rlvr_grade.harness import languages
 
     report = diagnose()
     if as_json:

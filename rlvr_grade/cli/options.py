@@ -197,7 +197,7 @@ class Grading(Group):
     validator_args: Optional[str] = option(None, help="Extra arguments for --output-validator, space separated.", panel=GRADING)
 
     def validate(self) -> None:
-        from rlvr_grade import languages
+        from rlvr_grade.harness import languages
         from rlvr_grade.scoring import compare
 
         try:
@@ -361,9 +361,9 @@ class Keep(Group):
 def score_options(columns: Columns, grading: Grading, limits: Limits, backend: Backend | None = None) -> Any:
     """The library's ScoreOptions for these groups (backend None: the library's defaults, no
     persistent cache)."""
-    from rlvr_grade import languages
     from rlvr_grade.api import ScoreOptions
     from rlvr_grade.checks import CheckOptions
+    from rlvr_grade.harness import languages
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import Limits as CheckLimits
 

@@ -3,61 +3,22 @@
 The program is executed once as module `solution`; then each case forks a grandchild that
 calls the target — a module-level function, or a method of a fresh `Solution()` (LeetCode) —
 with the case's arguments, under its own CPU limit, and sends back the return value encoded
-as plain tagged JSON (see rlvr_grade/scoring/compare.py). Only that encoding leaves the sandbox: an
+as plain tagged JSON (harness/values.py). Only that encoding leaves the sandbox: an
 object with a rigged `__eq__` is not a plain value, so it is refused here and fails the case;
 the expected values are not in the sandbox, the comparison happens outside."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import types
 from typing import Any, Callable
 
 from rlvr_grade.harness.stdio import RunBudget, harden_parent, run_process
-from rlvr_grade.scoring.compare import decode
+from rlvr_grade.harness.values import NotPlain, decode, encode
 
 Report = Callable[[dict[str, Any]], None]
-MAX_DEPTH = 200
-
-
-class NotPlain(TypeError):
-    """A return value that is not a plain value (or is a subclass of one)."""
-
-
-def encode(value: Any, depth: int = 0) -> Any:
-    """Plain Python value -> tagged JSON. Exact types only: a subclass of int/str/list (which
-    could override __eq__) is refused, as is anything else that is not a plain value."""
-    if depth > MAX_DEPTH:
-        raise NotPlain("value nested too deeply")
-    t = type(value)
-    if value is None or t is bool or t is int or t is str:
-        return value
-    if t is float:
-        if math.isnan(value):
-            return {"$float": "nan"}
-        if math.isinf(value):
-            return {"$float": "inf" if value > 0 else "-inf"}
-        return value
-    if t is list:
-        return [encode(v, depth + 1) for v in value]
-    if t is tuple:
-        return {"$tuple": [encode(v, depth + 1) for v in value]}
-    if t is set or t is frozenset:
-        items = [encode(v, depth + 1) for v in value]
-        items.sort(key=lambda x: json.dumps(x, sort_keys=True))  # deterministic order
-        return {"$set" if t is set else "$frozenset": items}
-    if t is dict:
-        if all(type(k) is str for k in value) and not (len(value) == 1 and next(iter(value)).startswith("$")):
-            return {k: encode(v, depth + 1) for k, v in value.items()}
-        return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
-    if t is bytes:
-        return {"$bytes": value.hex()}
-    raise NotPlain(f"returned a {t.__module__}.{t.__qualname__}, not a plain value")
-
-
 def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable[..., Any]]:
     """A factory giving the callable to test: `Solution().fn_name` (a fresh instance per case,
     like LeetCode's judge), else the module-level `fn_name`."""

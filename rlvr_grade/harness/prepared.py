@@ -20,7 +20,7 @@ import sys
 from types import CodeType
 from typing import Any
 
-from rlvr_grade.textcache import TextCache
+from rlvr_grade.harness.textcache import TextCache
 
 FORMAT = 3  # (steps, loops, names, imports); a soft step carries (lines, first, last)
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"

@@ -1,6 +1,9 @@
-"""What a remote sandbox receives for one check: ONE gzip'd tar holding the grader's own
-package (so the runner inside always matches the grader outside, whatever the image holds)
-and the check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP."""
+"""What a remote sandbox receives for one check: ONE gzip'd tar holding the code that runs
+inside (the sealed harness, rlvr_grade/harness/, and the one-shot runner around it: RUNNER),
+so the runner inside always matches the grader outside whatever the image holds, and the
+check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP. Nothing of the
+grading pipeline (checks, scoring, the CLI, io, cache) is in it: tests/test_structure.py
+checks that RUNNER plus the harness is exactly what the runner imports."""
 
 from __future__ import annotations
 
@@ -28,19 +31,40 @@ BOOTSTRAP = (
 )
 
 
+# The runner (sandbox/inner.py) and every module it imports, besides the harness: paths
+# under rlvr_grade/. The harness is shipped whole (its styles are imported by name).
+RUNNER = (
+    "__init__.py",
+    "types.py",
+    "boundary.py",
+    "leftovers.py",
+    "sandbox/__init__.py",
+    "sandbox/base.py",
+    "sandbox/inner.py",
+    "sandbox/zygote.py",
+    "sandbox/isolation.py",
+    "sandbox/linux.py",
+    "sandbox/mounts.py",
+    "sandbox/protocol.py",
+    "sandbox/root.py",
+    "sandbox/seccomp.py",
+    "sandbox/cgroups.py",
+)
+HARNESS = "harness"
+
+
 @functools.lru_cache(maxsize=1)
 def package_files() -> tuple[tuple[str, bytes], ...]:
-    """Every .py file of the installed rlvr_grade package, as (archive path, bytes)."""
+    """The .py files shipped (the harness and RUNNER), as (archive path, bytes)."""
     root = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
-    out = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    rels = list(RUNNER)
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, HARNESS)):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                path = os.path.join(dirpath, name)
-                rel = os.path.join("rlvr_grade", os.path.relpath(path, root))
-                with open(path, "rb") as fh:
-                    out.append((rel, fh.read()))
+        rels += [os.path.relpath(os.path.join(dirpath, n), root) for n in sorted(filenames) if n.endswith(".py")]
+    out = []
+    for rel in rels:
+        with open(os.path.join(root, rel), "rb") as fh:
+            out.append((os.path.join("rlvr_grade", rel), fh.read()))
     return tuple(out)
 
 

@@ -539,7 +539,7 @@ class LocalBackend(Backend):
         # The toolchain the checks will find on their own PATH, not on the grader's.
         if language == "python":
             return None  # the workers' interpreter: fingerprint()'s "python"
-        from rlvr_grade import languages
+        from rlvr_grade.harness import languages
 
         return languages.toolchain_versions(language, self.check_path)
 

@@ -449,7 +449,7 @@ def root_language(payload: dict[str, Any]) -> str:
     """The language whose toolchain a check's root holds: the program's, or for an output
     validator's check (scoring/validator.validator_check: Python harness, compiled validator) the
     validator's."""
-    from rlvr_grade.languages import normalize
+    from rlvr_grade.harness.languages import normalize
 
     name = payload.get("language") or "python"
     if payload.get("style") == "validate":

@@ -20,6 +20,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rlvr_grade.harness.values import MalformedValue, decode
+
+__all__ = ["COMPARE_MODES", "CompareSpec", "MalformedValue", "decode", "outputs_equal", "parse_mode", "values_equal"]
+
 CompareMode = Literal["exact", "tokens", "float", "lines-unordered"]
 COMPARE_MODES: tuple[str, ...] = ("exact", "tokens", "float", "lines-unordered")
 DEFAULT_STDIO_MODE: CompareMode = "tokens"
@@ -99,74 +103,8 @@ def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
 
 
 # -- call values -------------------------------------------------------------------------------
-# The sandbox serializes a return value with harness/call.py `encode`: JSON where lists, str,
-# int, bool, None and finite floats are themselves, and everything JSON cannot say is a
-# one-key tagged object: {"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
-# {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
-# {"$bytes": "<hex>"}. A value that is none of these never leaves the sandbox as a value.
-_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes")
-_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
-# Tagged JSON is at most twice as deep as the value (harness/call.py encodes 200 levels).
-MAX_DECODE_DEPTH = 450
-
-
-class MalformedValue(ValueError):
-    """A tagged value `encode` cannot have produced (a forged or corrupted result): the case
-    it came with is judged wrong, never right."""
-
-
-def decode(value: Any, depth: int = 0) -> Any:
-    """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials).
-    Raises MalformedValue for a known tag whose content is not what `encode` writes."""
-    if depth > MAX_DECODE_DEPTH:
-        raise MalformedValue(f"nested deeper than {MAX_DECODE_DEPTH}")
-    if isinstance(value, list):
-        return [decode(v, depth + 1) for v in value]
-    if isinstance(value, dict):
-        if len(value) == 1:
-            (tag, inner), = value.items()
-            if tag in _TAGS:
-                return _decode_tagged(tag, inner, depth + 1)
-        return {k: decode(v, depth + 1) for k, v in value.items()}
-    return value
-
-
-def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
-    if tag == "$float":
-        if not isinstance(inner, str) or inner not in _FLOATS:
-            raise MalformedValue(f"$float of {inner!r:.40}")
-        return _FLOATS[inner]
-    if tag == "$bytes":
-        try:
-            return bytes.fromhex(inner)
-        except (TypeError, ValueError):
-            raise MalformedValue("$bytes that is not hex text") from None
-    if not isinstance(inner, list):
-        raise MalformedValue(f"{tag} holding {type(inner).__name__}, not a list")
-    if tag == "$tuple":
-        return tuple([decode(v, depth) for v in inner])
-    if tag == "$dict":
-        if not all(isinstance(p, list) and len(p) == 2 for p in inner):
-            raise MalformedValue("$dict entries that are not [key, value] pairs")
-        try:
-            return {_hashable(decode(k, depth)): decode(v, depth) for k, v in inner}
-        except TypeError:
-            raise MalformedValue("$dict with an unhashable key") from None
-    try:  # $set / $frozenset
-        items = [_hashable(decode(v, depth)) for v in inner]
-        return set(items) if tag == "$set" else frozenset(items)
-    except TypeError:
-        raise MalformedValue(f"{tag} with an unhashable element") from None
-
-
-def _hashable(v: Any) -> Any:
-    if isinstance(v, list):
-        return tuple(_hashable(x) for x in v)
-    if isinstance(v, dict):
-        return tuple(sorted((repr(k), _hashable(x)) for k, x in v.items()))
-    return v
-
-
+# Return values arrive as tagged JSON and are decoded by harness/values.py `decode` (a
+# MalformedValue for what `encode` cannot have written).
 def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None, json_expected: bool = True) -> bool:
     """Strict equality of two decoded plain values.
 

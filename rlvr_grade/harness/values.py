@@ -1,0 +1,114 @@
+"""Plain values as tagged JSON: how a call-style case's return value leaves the sandbox
+(`encode`, in the case's process) and is read back outside it (`decode`, scoring/compare.py
+compares what it gives). One module for both directions, so they cannot drift apart."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+MAX_DEPTH = 200
+
+
+class NotPlain(TypeError):
+    """A return value that is not a plain value (or is a subclass of one)."""
+
+
+def encode(value: Any, depth: int = 0) -> Any:
+    """Plain Python value -> tagged JSON. Exact types only: a subclass of int/str/list (which
+    could override __eq__) is refused, as is anything else that is not a plain value."""
+    if depth > MAX_DEPTH:
+        raise NotPlain("value nested too deeply")
+    t = type(value)
+    if value is None or t is bool or t is int or t is str:
+        return value
+    if t is float:
+        if math.isnan(value):
+            return {"$float": "nan"}
+        if math.isinf(value):
+            return {"$float": "inf" if value > 0 else "-inf"}
+        return value
+    if t is list:
+        return [encode(v, depth + 1) for v in value]
+    if t is tuple:
+        return {"$tuple": [encode(v, depth + 1) for v in value]}
+    if t is set or t is frozenset:
+        items = [encode(v, depth + 1) for v in value]
+        items.sort(key=lambda x: json.dumps(x, sort_keys=True))  # deterministic order
+        return {"$set" if t is set else "$frozenset": items}
+    if t is dict:
+        if all(type(k) is str for k in value) and not (len(value) == 1 and next(iter(value)).startswith("$")):
+            return {k: encode(v, depth + 1) for k, v in value.items()}
+        return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+    if t is bytes:
+        return {"$bytes": value.hex()}
+    raise NotPlain(f"returned a {t.__module__}.{t.__qualname__}, not a plain value")
+
+
+# `encode` writes JSON where lists, str,
+# int, bool, None and finite floats are themselves, and everything JSON cannot say is a
+# one-key tagged object: {"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
+# {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
+# {"$bytes": "<hex>"}. A value that is none of these never leaves the sandbox as a value.
+_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes")
+_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+# Tagged JSON is at most twice as deep as the value (`encode` goes MAX_DEPTH levels).
+MAX_DECODE_DEPTH = 450
+
+
+class MalformedValue(ValueError):
+    """A tagged value `encode` cannot have produced (a forged or corrupted result): the case
+    it came with is judged wrong, never right."""
+
+
+def decode(value: Any, depth: int = 0) -> Any:
+    """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials).
+    Raises MalformedValue for a known tag whose content is not what `encode` writes."""
+    if depth > MAX_DECODE_DEPTH:
+        raise MalformedValue(f"nested deeper than {MAX_DECODE_DEPTH}")
+    if isinstance(value, list):
+        return [decode(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if len(value) == 1:
+            (tag, inner), = value.items()
+            if tag in _TAGS:
+                return _decode_tagged(tag, inner, depth + 1)
+        return {k: decode(v, depth + 1) for k, v in value.items()}
+    return value
+
+
+def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
+    if tag == "$float":
+        if not isinstance(inner, str) or inner not in _FLOATS:
+            raise MalformedValue(f"$float of {inner!r:.40}")
+        return _FLOATS[inner]
+    if tag == "$bytes":
+        try:
+            return bytes.fromhex(inner)
+        except (TypeError, ValueError):
+            raise MalformedValue("$bytes that is not hex text") from None
+    if not isinstance(inner, list):
+        raise MalformedValue(f"{tag} holding {type(inner).__name__}, not a list")
+    if tag == "$tuple":
+        return tuple([decode(v, depth) for v in inner])
+    if tag == "$dict":
+        if not all(isinstance(p, list) and len(p) == 2 for p in inner):
+            raise MalformedValue("$dict entries that are not [key, value] pairs")
+        try:
+            return {_hashable(decode(k, depth)): decode(v, depth) for k, v in inner}
+        except TypeError:
+            raise MalformedValue("$dict with an unhashable key") from None
+    try:  # $set / $frozenset
+        items = [_hashable(decode(v, depth)) for v in inner]
+        return set(items) if tag == "$set" else frozenset(items)
+    except TypeError:
+        raise MalformedValue(f"{tag} with an unhashable element") from None
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((repr(k), _hashable(x)) for k, x in v.items()))
+    return v
