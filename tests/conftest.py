@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+# The checkout and the tests' own folder: test modules live in subfolders by area and name
+# these instead of paths relative to their own file.
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+SAMPLES = ROOT / "samples"
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> Path:

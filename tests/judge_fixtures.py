@@ -3,9 +3,9 @@ submissions/<verdict>/<file>, optional output_validators/<name>/)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.conftest import TESTS
 
-JUDGE = Path(__file__).resolve().parent / "fixtures" / "judge"
+JUDGE = TESTS / "fixtures" / "judge"
 EXT = {".py": "python", ".c": "c", ".cpp": "cpp", ".java": "java", ".js": "javascript"}
 STATUS = {"accepted": "pass", "wrong_answer": "fail", "time_limit_exceeded": "timeout",
           "run_time_error": "runtime_error", "compile_error": "compile_error"}

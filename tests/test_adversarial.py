@@ -24,11 +24,11 @@ import pytest
 from rlvr_grade.harness.splitting import assert_ids
 from rlvr_grade.scoring import RewardConfig, score
 from rlvr_grade.types import Check, Limits
-from tests.conftest import requires_root
+from tests.conftest import ROOT, TESTS, requires_root
 
 pytestmark = requires_root
 
-FIXTURES = Path(__file__).resolve().parent / "adversarial"
+FIXTURES = TESTS / "adversarial"
 SECRET = "rlvr-secret-" + uuid.uuid4().hex
 TESTS = "assert escaped()\n"
 HONEST = ("def f(x):\n    return x + 1\n", "assert f(1) == 2\nassert f(2) == 3\n")
@@ -411,7 +411,7 @@ def test_input_file_and_grader_cwd_are_hidden_through_score_file(tmp_path, host)
     data = Path(tempfile.mkdtemp(prefix="rlvr-adv-input-", dir="/var/tmp"))
     try:
         src = data / "rollouts.jsonl"
-        probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), str(Path(__file__).resolve().parents[1] / "pyproject.toml")],
+        probe = program("read_host_secrets", PATHS=[str(src), str(host.cwd_secret), str(ROOT / "pyproject.toml")],
                         SECRET=SECRET, GRADER_PID=os.getpid())
         src.write_text(json.dumps({"completion": probe, "tests": TESTS, "answer_key": SECRET}) + "\n")
         out = data / "scored.jsonl"

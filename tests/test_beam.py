@@ -15,9 +15,8 @@ import pytest
 from rlvr_grade.api import Grader, ScoreOptions, score_file
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.types import Limits, Rollout, SandboxError
-from tests.conftest import read_jsonl, write_jsonl
+from tests.conftest import ROOT, read_jsonl, write_jsonl
 
-ROOT = Path(__file__).resolve().parent.parent
 LIMITS = Limits(cpu_s=5.0, wall_s=10.0, memory_mb=256, processes=32, output_bytes=4096)
 ADD = "def add(a, b):\n    return a + b\n"
 PASS_ROW = {"completion": ADD, "tests": "assert add(1, 2) == 3\n"}

@@ -13,7 +13,9 @@ import types
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.conftest import ROOT  # noqa: E402
+
+sys.path.insert(0, str(ROOT))  # the checkout: bench/ is importable
 
 from bench import driver, measure, memory, report, workloads  # noqa: E402
 

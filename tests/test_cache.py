@@ -27,10 +27,9 @@ from rlvr_grade.cache import Cache, CacheError, cache_key, runtime_fingerprint
 from rlvr_grade.cli import app
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.types import Check, Limits, Outcome, Rollout
-from tests.conftest import read_jsonl, requires_root, write_jsonl
+from tests.conftest import ROOT, read_jsonl, requires_root, write_jsonl
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parent.parent
 
 # -- key derivation ---------------------------------------------------------------------------
 

@@ -10,19 +10,18 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 import rlvr_grade
 from rlvr_grade.cli import app
-from tests.conftest import read_jsonl, requires_root, write_jsonl
+from tests.conftest import TESTS, read_jsonl, requires_root, write_jsonl
 
 runner = CliRunner()
 pytestmark = requires_root
 SYSTEM_PYTHON = "/usr/bin/python3"
-HELPERS = Path(__file__).resolve().parent / "helpers"
+HELPERS = TESTS / "helpers"
 NAMES = {
     "network", "mount namespace", "read-only root", "private /tmp", "pid namespace", "ipc namespace", "uts namespace",
     "uid drop", "no_new_privs", "seccomp", "memory cgroup", "pids cgroup", "cpu accounting", "cgroup version",

@@ -19,9 +19,7 @@ from hypothesis import strategies as st
 from rlvr_grade import envs
 from rlvr_grade.envs import installer
 from rlvr_grade.envs.spec import EnvSpec
-from tests.conftest import read_jsonl, write_jsonl
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import ROOT, read_jsonl, write_jsonl
 
 
 def offline(wheelhouse: Path) -> tuple[str, ...]:

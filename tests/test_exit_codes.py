@@ -13,10 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from rlvr_grade.cli import app
+from tests.conftest import ROOT as CHECKOUT
 from tests.conftest import write_jsonl
 
 runner = CliRunner()
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(CHECKOUT)
 ROWS = [{"completion": "def f():\n    return 1\n", "tests": "assert f() == 1\n"}]
 
 

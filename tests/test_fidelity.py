@@ -19,10 +19,10 @@ from rlvr_grade.checks.flags import FLAGS, scan
 from rlvr_grade.cli import app
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.types import Limits
-from tests.conftest import read_jsonl, requires_root, write_jsonl
+from tests.conftest import ROOT, TESTS, read_jsonl, requires_root, write_jsonl
 
 pytestmark = requires_root
-HACKS = Path(__file__).resolve().parent / "hacks"
+HACKS = TESTS / "hacks"
 HONEST = HACKS / "honest"
 
 ASSERTS = """\
@@ -546,7 +546,7 @@ def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
         "print(json.dumps(run()))\n"
     ) % str(tmp_path)
     res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
-                         cwd=str(Path(__file__).resolve().parent.parent))
+                         cwd=str(ROOT))
     assert res.returncode == 0, res.stderr
     import json
 
@@ -643,7 +643,7 @@ def test_trust_is_by_identity_and_the_requester_names_the_access(tmp_path):
         "print(json.dumps(run()))\n"
     ) % (str(tmp_path), str(tmp_path))
     res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
-                         cwd=str(Path(__file__).resolve().parent.parent))
+                         cwd=str(ROOT))
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout.strip().splitlines()[-1])
     forged = {k: v for k, v in out.items() if k.startswith(("compile_", "marshal_", "fix_", "sourceless"))}
@@ -848,7 +848,7 @@ def test_guard_resolves_paths_and_allows_writes_beside_the_tests(tmp_path):
         "print(json.dumps(run()))\n"
     ) % (str(tmp_path), str(tests_dir / "test_solution.py"), str(tests_dir), str(tmp_path))
     res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60,
-                         cwd=str(Path(__file__).resolve().parent.parent))
+                         cwd=str(ROOT))
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out == {"dotdot": "refused", "symlink": "refused", "proc_root": "refused", "maps": "refused",

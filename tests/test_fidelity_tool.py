@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,8 @@ from fidelity import core
 from fidelity.core import Row, Verdict
 from fidelity.mutants import mutate
 from fidelity.refrun import RefCache, exit_verdict, run_cached, run_python
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PASS = Verdict(True, "pass")
 
 

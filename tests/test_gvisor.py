@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write_jsonl
+from tests.conftest import ROOT, write_jsonl
 
-ROOT = Path(__file__).resolve().parent.parent
 ADD = "def add(a, b):\n    return a + b\n"
 
 needs_runsc = pytest.mark.skipif(
