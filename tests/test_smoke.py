@@ -1,0 +1,43 @@
+"""One passing and one failing row of every test style through the real local sandbox: the
+smoke check `make test-fast` runs (the full suites per style are tests/styles/)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rlvr_grade.api import Grader, ScoreOptions
+from rlvr_grade.checks import CheckOptions
+from rlvr_grade.checks.styles import STYLES
+from rlvr_grade.types import Limits
+
+ROWS = {
+    "asserts": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n",
+                {"tests": "assert add(1, 2) == 3\nassert add(2, 2) == 4\n"}),
+    "pytest": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n",
+               {"tests": "from solution import add\n\ndef test_add():\n    assert add(1, 2) == 3\n"}),
+    "stdio": ("print(sum(map(int, input().split())))\n", "print(0)\n",
+              {"tests": json.dumps([{"input": "1 2\n", "output": "3\n"}, {"input": "2 2\n", "output": "4\n"}])}),
+    "call": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return [a, b]\n",
+             {"tests": json.dumps([{"args": [1, 2], "output": 3}]), "fn_name": "add"}),
+}
+
+
+@pytest.fixture(scope="module")
+def grader():
+    opts = CheckOptions(case_timeout=2.0, limits=Limits(cpu_s=5.0, memory_mb=512))
+    with Grader(ScoreOptions(checks=opts, concurrency=2)) as g:
+        yield g
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_each_style_passes_right_code_and_fails_wrong_code_in_the_sandbox(grader, style):
+    right, wrong, extra = ROWS[style]
+    good, bad = grader.grade([{"completion": right, **extra}, {"completion": wrong, **extra}])
+    assert (good.status, good.reward) == ("pass", 1.0), good
+    assert (bad.status, bad.reward) == ("fail", 0.0), bad
+
+
+def test_every_style_has_a_smoke_row():
+    assert set(ROWS) == set(STYLES)
