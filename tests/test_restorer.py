@@ -74,3 +74,42 @@ def test_a_module_changed_before_the_restorer_was_made_is_put_back_to_its_snapsh
         assert math.isclose is real
     finally:
         math.isclose = real
+
+
+def test_classes_sys_modules_and_submodules_the_tests_reach_are_put_back():
+    """What the tests reach by name and attribute, not only the dicts of the modules they
+    import: a class's methods (`case = unittest.TestCase(); case.assertEqual(...)` looks them
+    up in the class at call time), what a name maps to in sys.modules (the tests' own `import
+    math` runs after the candidate), the modules of the package (`json.decoder`, which
+    json.loads calls into)."""
+    import json.decoder
+    import sys
+    import unittest
+
+    restore = runner.pristine_restorer(["unittest", "json"])
+    real_eq, real_scan, real_math = unittest.TestCase.assertEqual, json.decoder.scanstring, sys.modules["math"]
+    try:
+        unittest.TestCase.assertEqual = lambda *a, **k: None
+        unittest.TestCase.assertNothing = lambda *a, **k: None  # added: removed again
+        json.decoder.scanstring = None
+        sys.modules["math"] = type(sys)("math")
+        restore()
+        assert unittest.TestCase.assertEqual is real_eq and not hasattr(unittest.TestCase, "assertNothing")
+        assert json.decoder.scanstring is real_scan and sys.modules["math"] is real_math
+    finally:
+        unittest.TestCase.assertEqual, json.decoder.scanstring, sys.modules["math"] = real_eq, real_scan, real_math
+        if "assertNothing" in vars(unittest.TestCase):
+            del unittest.TestCase.assertNothing
+
+
+def test_the_submodules_the_tests_name_are_the_tests_own():
+    """`np.testing.assert_allclose(...)`: the tests name numpy.testing through an attribute;
+    it is imported (and snapshotted) before the candidate, whether or not numpy loads it."""
+    import ast
+
+    imports = runner.test_imports(ast.parse("import xml as x\nx.dom.minidom.parseString\nfrom email import message\n"))
+    assert {"xml", "xml.dom", "xml.dom.minidom", "xml.dom.minidom.parseString", "email", "email.message"} <= set(imports)
+    runner.pristine_restorer(imports)
+    import sys
+
+    assert "xml.dom.minidom" in sys.modules and "xml.dom.minidom.parseString" not in sys.modules

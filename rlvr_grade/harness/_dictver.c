@@ -8,8 +8,8 @@
  * ctypes loaded in every check: its types are reachable from object.__subclasses__() without
  * an import, and a ctypes Union reads any address with no audit event.
  *
- * changed(dicts, tags) -> list of the indices whose dict's tag differs from tags[i];
- * tags(dicts) -> tuple of the current tags. Reading a tag tells nobody anything secret: the
+ * changed(dicts, tags) -> list of the indices whose dict's tag differs from tags[i] (None: differs);
+ * tags(dicts) -> tuple of the current tags; put_back(d, items) sets again what changed (below). Reading a tag tells nobody anything secret: the
  * module is harmless in a candidate's hands. Optional: without it the restorer compares every
  * value (runner._VERSION is None). */
 
@@ -75,6 +75,16 @@ changed(PyObject *self, PyObject *args)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *d = PyTuple_GET_ITEM(dicts, i);
         PyObject *tag = PyList_GET_ITEM(known, i);
+        if (PyDict_Check(d) && tag == Py_None) {  /* no tag known yet: changed */
+            PyObject *index = PyLong_FromSsize_t(i);
+            if (index == NULL || PyList_Append(out, index) < 0) {
+                Py_XDECREF(index);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(index);
+            continue;
+        }
         if (!PyDict_Check(d) || !PyLong_CheckExact(tag)) {
             Py_DECREF(out);
             PyErr_SetString(PyExc_TypeError, "changed() takes dicts and int tags");
@@ -99,7 +109,39 @@ changed(PyObject *self, PyObject *args)
 #endif
 }
 
+/* put_back(d, items) -> number of keys set: d[k] = v for each (k, v) of the tuple `items` whose
+ * value in d is not v (absent included). Values are compared by identity with borrowed
+ * references: nothing is increfed that is already in place, so a dict nobody changed costs no
+ * copy-on-write page of its values. Keys are the snapshot's own exact strs or other hashables
+ * taken from the dict itself: their hash and equality are the dict's own. */
+static PyObject *
+put_back(PyObject *self, PyObject *args)
+{
+    PyObject *d, *items;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &d, &PyTuple_Type, &items))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items), set = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *kv = PyTuple_GET_ITEM(items, i);
+        if (!PyTuple_CheckExact(kv) || PyTuple_GET_SIZE(kv) != 2) {
+            PyErr_SetString(PyExc_TypeError, "put_back() takes a tuple of (key, value) pairs");
+            return NULL;
+        }
+        PyObject *k = PyTuple_GET_ITEM(kv, 0), *v = PyTuple_GET_ITEM(kv, 1);
+        PyObject *have = PyDict_GetItemWithError(d, k);
+        if (have == v)
+            continue;
+        if (have == NULL && PyErr_Occurred())
+            return NULL;
+        if (PyDict_SetItem(d, k, v) < 0)
+            return NULL;
+        set++;
+    }
+    return PyLong_FromSsize_t(set);
+}
+
 static PyMethodDef methods[] = {
+    {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
     {"tags", tags, METH_O, "tags(dicts) -> the version tag of each dict in the tuple"},
     {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},
     {NULL, NULL, 0, NULL},

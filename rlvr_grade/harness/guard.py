@@ -217,6 +217,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     FRAME_API, TEXT_STACK, TRAMPOLINE = provenance.FRAME_API, provenance.TEXT_STACK, provenance.TRAMPOLINE
     LOGGING_LAMBDA, SIGNATURE, GRADER, CAPTURE = (provenance.LOGGING_LAMBDA, provenance.SIGNATURE, provenance.GRADER,
                                                   provenance.CAPTURE)
+    LATE = provenance.LATE
     category_of_file = provenance.category_of_file
     import marshal
 
@@ -346,10 +347,13 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             return True
         return parts[2] != _str(getpid())
 
-    def graders_code(target: Any, attr: str) -> Any:
+    def graders_code(target: Any, attr: str, writing: bool = False) -> Any:
         """The grader's code object behind `target.<attr>` (a function's or a generator's of the
-        harness, the tests, pytest or pluggy), else None. Read through the C types' own
-        descriptors: nothing of the candidate's runs inside the hook."""
+        harness, the tests, pytest or pluggy; when `writing`, also a library's that existed
+        before the candidate started: the tests call those, and a candidate that replaces
+        `np.testing.assert_allclose.__code__` or its `__defaults__` decides what they answer),
+        else None. Read through the C types' own descriptors: nothing of the candidate's runs
+        inside the hook."""
         t = _type(target)
         if t is function_type:
             code = fn_code(target)
@@ -360,6 +364,8 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         if _type(code) is not code_type:
             return None
         f = flags_of(code)
+        if writing and (f & 0xF) == LIBRARY and not f & LATE:
+            return code
         return code if (f & 0xF) in (HARNESS, TESTS) or f & GRADER else None
 
     def consider_exec(code: Any) -> None:
@@ -372,13 +378,13 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         if startswith(filename, "/"):
             # a file's code (the import system's): the library's only if it is the file's
             if startswith(realpath(filename), prefixes) and verified(code, read_file, loads, _compile):
-                add(code, LIBRARY)
+                add(code, LIBRARY, LATE)
             return
         # "<string>" and the like: made from text at run time; a library's own template
         # (dataclasses, namedtuple) when a library frame runs it and no candidate frame is below
         caller = getframe(2)  # consider_exec <- hook <- exec's caller
         if caller is not None and category(caller.f_code) == LIBRARY and not candidate_between(3):
-            add(code, LIBRARY)
+            add(code, LIBRARY, LATE)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         nonlocal busy
@@ -429,7 +435,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             elif attr in code_attrs:
                 busy = True
                 try:
-                    mine = graders_code(args[0], attr)
+                    mine = graders_code(args[0], attr, event == "object.__setattr__")
                     if mine is not None and event == "object.__getattr__":
                         reader = getframe(1)
                         rf = flags_of(reader.f_code) if reader is not None else 0

@@ -22,7 +22,7 @@ from typing import Any
 
 from rlvr_grade.harness.textcache import TextCache
 
-FORMAT = 3  # (steps, loops, names, imports); a soft step carries (lines, first, last)
+FORMAT = 4  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
 MAX_BLOB = 16 << 20  # a bigger one is not sent back (the setup pipe's reader caps what it keeps)
 MAX_PROGRAM = 64 << 10  # a bigger candidate is compiled in its own child (pack_program)

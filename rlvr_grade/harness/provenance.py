@@ -42,6 +42,7 @@ LOGGING_LAMBDA = 1 << 7  # logging.currentframe: `lambda: sys._getframe(1)`
 SIGNATURE = 1 << 8  # inspect reading a callback's signature
 GRADER = 1 << 9  # pytest's and pluggy's own code: its code and defaults are the grader's
 CAPTURE = 1 << 10  # traceback's frame walk, which may render locals (capture_locals)
+LATE = 1 << 11  # registered while the candidate runs (a module it imported): not what the tests hold
 
 _FRAME_LIBS = tuple(os.sep + n for n in ("inspect.py", "bdb.py", "pdb.py", "cgitb.py"))
 _FRAME_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep + "py" + os.sep)
@@ -57,7 +58,7 @@ class Registry(NamedTuple):
 
     category: Callable[[Any], int]  # LIBRARY / HARNESS / TESTS, 0 for code nobody vouches for
     flags: Callable[[Any], int]  # the category and the flags above, 0 for unknown code
-    add: Callable[..., None]  # add(code, category) with every code object inside it
+    add: Callable[..., None]  # add(code, category, extra flags) with every code object inside it
     library_class: Callable[[Any], bool]  # a class the grader vouches for (or a C type)
     add_class: Callable[[Any], None]
     add_module: Callable[[Any], None]  # a module's functions and classes (imported pre-candidate)
@@ -109,7 +110,7 @@ def make_registry() -> Registry:
     def category(code: Any) -> int:
         return flags(code) & 0xF
 
-    def add(code: Any, cat: int) -> None:
+    def add(code: Any, cat: int, extra: int = 0) -> None:
         if _type(code) is not code_type:
             return
         stack = [code]
@@ -117,7 +118,7 @@ def make_registry() -> Registry:
             c = stack.pop()
             if _id(c) in codes and codes[_id(c)][0] is c:
                 continue
-            codes[_id(c)] = (c, _flags_for(c, cat) if cat == LIBRARY else cat)
+            codes[_id(c)] = (c, (_flags_for(c, cat) if cat == LIBRARY else cat) | extra)
             for k in c.co_consts:
                 if _type(k) is code_type:
                     stack.append(k)

@@ -143,19 +143,118 @@ def _snapshot(mod: Any) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], in
     """(live dict, its items, its version tag when they were taken). The tag is read first: a
     change between the two reads then shows as a changed tag (a full restore), never as an
     unchanged one."""
-    live = mod.__dict__
+    return _snapshot_dict(mod.__dict__)
+
+
+def _snapshot_dict(live: dict[str, Any]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]:
     tag = _DICTVER.tags((live,))[0] if _DICTVER is not None else None
     return live, tuple(live.items()), tag
 
 
+# Snapshots of the classes of guarded modules, by id: (class, its dict (the type's own, not a
+# proxy), items, tag). Taken in the worker for _COMMON's, per check for the others.
+_CLASS_SNAPSHOTS: dict[int, tuple[type, dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = {}
+# What each root name (a module the tests import, or one of _COMMON) guards: (module names,
+# classes), found once per process (see _guarded).
+_GUARDED: dict[str, tuple[str, ...]] = {}
+_SYS_MODULES: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = []  # sys.modules' snapshot in the worker
+_HEAP, _IMMUTABLE = 1 << 9, 1 << 8  # Py_TPFLAGS_HEAPTYPE, Py_TPFLAGS_IMMUTABLETYPE
+
+
+def _guarded(top: str) -> tuple[str, ...]:
+    """The modules the tests reach through the package `top` by name and attribute, which the
+    candidate could patch before they run: every module of the package loaded now
+    (`np.testing`, and the internals its functions look their globals up in at call time) and
+    the modules those hold as attributes (`os.path` is posixpath)."""
+    hit = _GUARDED.get(top)
+    if hit is not None:
+        return hit
+    prefix = top + "."
+    module_type = type(sys)
+    names = {n for n, m in list(sys.modules.items()) if type(m) is module_type and (n == top or n.startswith(prefix))}
+    for n in list(names):
+        for v in list(vars(sys.modules[n]).values()):
+            if type(v) is module_type:
+                name = getattr(v, "__name__", None)
+                if type(name) is str and sys.modules.get(name) is v:
+                    names.add(name)
+    hit = _GUARDED[top] = tuple(sorted(names))
+    return hit
+
+
+def _classes(name: str) -> tuple[type, ...]:
+    """The classes the module `name` holds, with their bases (`unittest.TestCase`): a class's
+    methods are looked up at call time, whatever name the tests call them through. Of the
+    modules the tests name only (a package's every class would cost a numpy check ~50 ms)."""
+    hit = _CLASSES.get(name)
+    if hit is None and name.split(".")[0] in _WATCHED:
+        hit = _CLASSES[name] = ()  # pytest's own classes: it patches them itself (monkeypatch, legacypath);
+        # what the candidate changes in them is _fingerprinter's to find
+    if hit is None:
+        classes: dict[int, type] = {}
+        mro_of, flags_of = type.__dict__["__mro__"].__get__, type.__dict__["__flags__"].__get__
+        for v in list(vars(sys.modules[name]).values()):
+            if isinstance(v, type):
+                for c in mro_of(v):
+                    flags = flags_of(c)
+                    if flags & _HEAP and not flags & _IMMUTABLE:
+                        classes[id(c)] = c
+        hit = _CLASSES[name] = tuple(classes.values())
+    return hit
+
+
+_CLASSES: dict[str, tuple[type, ...]] = {}
+
+
+def _class_snapshot(cls: type) -> tuple[type, dict[str, Any], tuple[tuple[str, Any], ...], int | None]:
+    snap = _CLASS_SNAPSHOTS.get(id(cls))
+    if snap is None or snap[0] is not cls:
+        import gc
+
+        live = gc.get_referents(type.__dict__["__dict__"].__get__(cls))[0]  # the type's own dict, under its proxy
+        tag = _DICTVER.tags((live,))[0] if _DICTVER is not None else None
+        snap = (cls, live, tuple(live.items()), tag)
+        _CLASS_SNAPSHOTS[id(cls)] = snap
+    return snap
+
+
+_ENTRIES: dict[str, tuple[tuple[Any, ...], ...]] = {}
+
+
+def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
+    """The restorer's entries: for "top" (a package) (live dict, items, tag, None) per module
+    it guards; for "class:name", (the type's dict, items, tag, the class) per class the module
+    holds. From the worker's snapshots when it took them (before any check), else taken now."""
+    hit = _ENTRIES.get(key)
+    if hit is None:
+        out: list[tuple[Any, ...]] = []
+        if key.startswith("class:"):
+            for c in _classes(key[6:]):
+                _cls, live, items, tag = _class_snapshot(c)
+                out.append((live, items, tag, c))
+        else:
+            for name in _guarded(key):
+                snap = _SNAPSHOTS.get(name)
+                if snap is None:
+                    snap = _snapshot(sys.modules[name])
+                out.append((*snap, None))
+        hit = _ENTRIES[key] = tuple(out)
+    return hit
+
+
 def snapshot_common() -> None:
-    """Take the snapshots of the modules in _COMMON that are already imported (the worker
-    calls this once after importing the harness; the checks it forks inherit them), and
-    build the per-check state of an asserts check (see _asserts_state)."""
+    """Take the snapshots of the modules in _COMMON that are already imported, of what they
+    guard (_guarded, _classes) and of sys.modules (the worker calls this once after importing
+    the harness; the checks it forks inherit them), and build the per-check state of an
+    asserts check (see _asserts_state)."""
     for name in _COMMON:
-        mod = sys.modules.get(name)
-        if mod is not None and name not in _SNAPSHOTS:
-            _SNAPSHOTS[name] = _snapshot(mod)
+        if name in sys.modules:
+            for module in _guarded(name.split(".")[0]):
+                if module not in _SNAPSHOTS:
+                    _SNAPSHOTS[module] = _snapshot(sys.modules[module])
+            _entries(name.split(".")[0])
+            _entries("class:" + name)
+    _SYS_MODULES[:] = [_snapshot_dict(sys.modules)]
     # The registry of trusted code takes everything alive now, the harness included, and the
     # hook, installed here, sees every module the checks import before their candidate runs.
     guard = Guard()
@@ -207,44 +306,83 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     plant one."""
     import importlib
 
-    snaps = []
-    for name in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
-        snap = _SNAPSHOTS.get(name)
-        if snap is None:
+    snaps: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None, Any]] = []
+    names: list[str] = []
+    module_type = type(sys)
+    for root in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
+        if root not in sys.modules:
+            parent, _, last = root.rpartition(".")
+            held = sys.modules[parent].__dict__.get(last) if parent in sys.modules else None
+            if held is not None and type(held) is not module_type:
+                continue  # an attribute of the module (np.testing.assert_allclose), not a submodule
             try:
-                mod = importlib.import_module(name)
+                importlib.import_module(root)
             except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
                 continue
-            snap = _snapshot(mod)
-        snaps.append(snap)
-    # (live dict, items) per module, in a list this check owns: adopt() replaces an entry.
-    # Held by the two functions' keyword-only defaults only (no closure cell anyone can read).
-    table = [(live, items) for live, items, _ in snaps]
-    lives = tuple(live for live, _ in table)
+    keys: dict[str, None] = {}
+    for root in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
+        if root in sys.modules:
+            top = root.split(".")[0]
+            if root not in _guarded(top):  # a submodule loaded since the worker's snapshot
+                _GUARDED.pop(top, None)
+                _ENTRIES.pop(top, None)
+            keys[top] = None
+            keys["class:" + root] = None
+    for key in keys:
+        snaps.extend(_entries(key))  # an entry twice is harmless: the second finds it restored
+        if not key.startswith("class:") and key not in _COMMON:
+            names.extend(_guarded(key))
+    # sys.modules: every name bound before the candidate runs keeps its module (a module put
+    # under "math" by the candidate is not what the tests' `import math` gets)
+    mods_live, base, tag = _SYS_MODULES[0] if _SYS_MODULES else _snapshot_dict(sys.modules)
+    have = {k for k, _ in base} if names else ()
+    added = tuple((n, sys.modules[n]) for n in dict.fromkeys(names) if n not in have)
+    snaps.append((mods_live, base + added, None if added else tag, None))
+    # (live dict, items, the class it is the dict of or None) per entry, in a list this check
+    # owns: adopt() replaces an entry. Held by the two functions' keyword-only defaults only (no
+    # closure cell anyone can read).
+    table = [(live, items, owner) for live, items, _, owner in snaps]
+    lives = tuple(live for live, _, _ in table)
     # The tag each dict had when it last matched its snapshot (None: no tags, compare all).
-    known = [tag for _, _, tag in snaps] if _DICTVER is not None else None
+    known = [tag for _, _, tag, _ in snaps] if _DICTVER is not None else None
 
     def restore(*, _table=table, _lives=lives, _known=known, _changed=_DICTVER and _DICTVER.changed,
-                _tags=_DICTVER and _DICTVER.tags, _get=dict.get, _range=range, _len=len) -> None:
+                _tags=_DICTVER and _DICTVER.tags, _put_back=_DICTVER and _DICTVER.put_back, _get=dict.get,
+                _range=range, _len=len, _setattr=type.__setattr__, _delattr=type.__delattr__, _missing=object(),
+                _list=list, _set=set) -> None:
         todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
         for i in todo:
-            live, items = _table[i]
-            for k, v in items:
-                if _get(live, k) is not v:
-                    live[k] = v
+            live, items, owner = _table[i]
+            if owner is None:
+                if _put_back:
+                    _put_back(live, items)  # compares by identity without increfs (no page copied)
+                else:
+                    for k, v in items:
+                        if _get(live, k, _missing) is not v:
+                            live[k] = v
+            else:  # a class: through type's own setattr, which keeps the method caches right
+                keys = _set()
+                for k, v in items:
+                    keys.add(k)
+                    if _get(live, k, _missing) is not v:
+                        _setattr(owner, k, v)
+                for k in _list(live):
+                    if k not in keys:
+                        _delattr(owner, k)
             if _known is not None:
                 _known[i] = _tags((live,))[0]
 
-    def adopt(live: dict[str, Any], names: Any, *, _table=table, _known=known, _tags=_DICTVER and _DICTVER.tags,
+    def adopt(target: Any, names: Any, *, _table=table, _known=known, _tags=_DICTVER and _DICTVER.tags,
               _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate) -> None:
-        for i, (have, items) in _enumerate(_table):
-            if have is live:
+        """`target`: a module's dict, or a class (its entry is found by the class)."""
+        for i, (live, items, owner) in _enumerate(_table):
+            if live is target or (owner is not None and owner is target):
                 now = _dict(items)
                 for name in names:
                     value = live.get(name, _missing)
                     if value is not _missing:
                         now[name] = value
-                _table[i] = (have, _tuple(now.items()))
+                _table[i] = (live, _tuple(now.items()), owner)
                 if _known is not None:
                     _known[i] = _tags((live,))[0]
 
@@ -282,10 +420,45 @@ def _sets_attributes(stmt: ast.stmt) -> tuple[tuple[str, str], ...]:
             t = targets.pop()
             if isinstance(t, (ast.Tuple, ast.List)):
                 targets.extend(t.elts)
-            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
-                found.append((t.value.id, t.attr))
+            elif isinstance(t, ast.Attribute) and _dotted(t.value):
+                found.append((_dotted(t.value), t.attr))
         stack.extend(c for c in ast.iter_child_nodes(node) if not is_literal(c))
     return tuple(sorted(set(found)))
+
+
+def _dotted(node: ast.AST) -> str:
+    """`a.b.c` as "a.b.c" for a chain of names and attributes, else ""."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+_CLASS_DICT = type.__dict__["__dict__"].__get__
+
+
+def _setup_target(tns: dict[str, Any], dotted: str, *, _type=type, _issubclass=issubclass, _module_type=type(sys),
+                  _module_dict=type(sys).__dict__["__dict__"].__get__, _class_dict=_CLASS_DICT, _get=dict.get,
+                  _mp_get=type(_CLASS_DICT(object)).get, _split=str.split) -> Any:
+    """The module dict or class the tests' `dotted.attr = ...` set an attribute of, found through
+    module dicts and class dicts only (no attribute lookup: nothing of the candidate's runs;
+    called before restore(), so everything it uses is bound in its defaults), else None."""
+    parts = _split(dotted, ".")
+    obj = _get(tns, parts[0])
+    for part in parts[1:]:
+        if _type(obj) is _module_type:
+            obj = _get(_module_dict(obj), part)
+        elif _issubclass(_type(obj), _type):  # a class (its real type: no __class__ asked)
+            obj = _mp_get(_class_dict(obj), part)
+        else:
+            return None
+    if _type(obj) is _module_type:
+        return _module_dict(obj)
+    return obj if _issubclass(_type(obj), _type) else None
 
 
 def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
@@ -323,6 +496,8 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
     loops: list[tuple[int, int]] = []
     used: set[str] = set()
     found: set[str] = set()
+    aliases: dict[str, str] = {}  # a name an import binds -> the module it names
+    chains: list[str] = []
     literal = is_literal
     stack: list[ast.AST] = [tree]
     while stack:
@@ -337,11 +512,30 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
             loops.append((getattr(n, "lineno", 0), getattr(n, "end_lineno", 0)))
         elif kind is ast.Import:
             found.update(a.name for a in n.names)
+            aliases.update((a.asname, a.name) if a.asname else (a.name.split(".")[0],) * 2 for a in n.names)
         elif kind is ast.ImportFrom and n.module and not n.level:
             found.add(n.module)
+            for a in n.names:
+                if a.name != "*":
+                    aliases[a.asname or a.name] = f"{n.module}.{a.name}"  # a submodule, or not (see restorer)
+        elif kind is ast.Attribute:
+            chain = _dotted(n)
+            if chain:
+                chains.append(chain)
         for child in ast.iter_child_nodes(n):
             if not literal(child):
                 stack.append(child)
+    # `np.testing.assert_allclose(...)`: numpy.testing (and numpy.testing.assert_allclose, which
+    # the restorer finds to be no module) is the tests' too, whether or not numpy imports it
+    # itself: a package that loads its submodules lazily would otherwise first load it for the
+    # candidate, who can patch it before the tests look
+    for chain in chains:
+        head, _, rest = chain.partition(".")
+        if head in aliases:
+            found.add(f"{aliases[head]}.{rest}")
+    for name, module in aliases.items():
+        if "." in module and module.split(".")[0] in found:
+            found.add(module)
     return sorted(loops), used, sorted(m for m in found if m.split(".")[0] != "solution")
 
 
@@ -367,6 +561,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     link = strict.link
     linked = [(sid, link(step_code, helpers), is_check, lines, sets) for sid, step_code, is_check, lines, sets in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
+    setup_target = _setup_target
     is_tests = guard.registry.category if isinstance(guard, Guard) else None
     verdicts = _step_verdicts
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
@@ -409,10 +604,10 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         else:
             failed = None
         log(("active", no_lines))
-        for name, attr in sets:  # the tests' own setup stands (only the candidate's is undone)
-            target = tns.get(name)
-            if type(target) is module_type:
-                adopt(target.__dict__, (attr,))
+        for dotted, attr in sets:  # the tests' own setup stands (only the candidate's is undone)
+            target = setup_target(tns, dotted)
+            if target is not None:
+                adopt(target, (attr,))
         restore()
         logged = log(("since", mark))
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
@@ -897,9 +1092,20 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     as_int = int
     disarm = guard.disarm
     _len = len
+    # The candidate's module is imported before pytest imports the tests, then what it patched
+    # is put back: the tests' own `import math` (run after `from solution import *`) binds the
+    # module the name had before the candidate, not one it put in sys.modules. If the import
+    # fails, pytest's import of the tests runs it again and reports the error as collection's.
+    restore_now = pristine_restorer(modules)
+    import_module = __import__("importlib").import_module
     watch_forks()
     _TAKEN.clear()
     guard.arm()
+    try:
+        import_module(WORKDIR_SOLUTION[:-3])
+    except BaseException:  # noqa: BLE001 - reported by pytest's own import of it
+        pass
+    restore_now()
     code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
     disarm()
     stray = _len(log(("since", 0))) - attributed[0]
