@@ -239,7 +239,7 @@ def test_a_sigkilled_filter_runs_work_folder_is_removed_by_the_next_run(tmp_path
     import signal
     import time
 
-    from tests.test_cache import ROOT, _reap_slot_cgroups
+    from tests.pipeline.test_cache import ROOT, _reap_slot_cgroups
 
     slow = [{"completion": f"import time\ntime.sleep(0.05)\ndef f(x):\n    return x + {i % 2}\n",
              "tests": "assert f(1) == 2"} for i in range(60)]

@@ -7,7 +7,7 @@ compare, extra columns). The run always completes with exactly one verdict per r
 parses (JSONL and Parquet), and so do the JUnit XML and the summary.
 
 Lines under the harness's real nonce cannot be written from here (the candidate never learns
-it); tests/test_boundary.py feeds those to the channel parser and the grader directly.
+it); tests/scoring/test_boundary.py feeds those to the channel parser and the grader directly.
 
 Bounded for `make test`: a fixed number of examples, derandomized (the same ones every run,
 in CI too), one warm sandbox pool for the module."""

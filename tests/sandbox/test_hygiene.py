@@ -23,7 +23,7 @@ from rlvr_grade.sandbox import cgroups
 from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend
 from rlvr_grade.types import Rollout, SandboxError
 from tests.conftest import requires_root, write_jsonl
-from tests.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
+from tests.pipeline.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
 
 
 def _dead_pid() -> int:
@@ -293,7 +293,7 @@ def test_local_workers_outlive_the_short_lived_thread_that_started_them():
     from rlvr_grade.checks import CheckOptions, build_check
     from rlvr_grade.leftovers import pid_alive
     from rlvr_grade.scoring import verdict
-    from tests.test_api import zygotes
+    from tests.pipeline.test_api import zygotes
 
     opts = CheckOptions().resolved()
     lean = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), opts)

@@ -140,7 +140,7 @@ def reach(port: int) -> str:
             "        return 'blocked'\n")
 
 
-# The rows above as (name, completion, tests, limits): what tests/test_adversarial.py runs
+# The rows above as (name, completion, tests, limits): what tests/sandbox/test_adversarial.py runs
 # through both set-up paths of the local sandbox to compare (the network row needs a port).
 ROWS = (
     ("pass", ADD, "assert add(1, 2) == 3\nassert add(2, 2) == 4\n", LIMITS),

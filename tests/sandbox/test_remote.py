@@ -1,6 +1,6 @@
 """The remote runner (sandbox/remote.py) and the backend registry, through a backend that only
 moves bytes: it runs the real inner runner as a local process. gVisor and Beam are this plus
-their transport (tests/test_gvisor.py, tests/test_beam.py run those)."""
+their transport (tests/sandbox/test_gvisor.py, tests/sandbox/test_beam.py run those)."""
 
 from __future__ import annotations
 

@@ -808,7 +808,7 @@ def test_both_set_up_paths_give_the_same_verdicts(host):
     from rlvr_grade.checks import CheckOptions, build_check
     from rlvr_grade.sandbox.zygote import _c_setup
     from rlvr_grade.types import Rollout
-    from tests import test_conformance as conformance
+    from tests.sandbox import test_conformance as conformance
 
     if _c_setup() is None:
         pytest.skip("sandbox/_child.c is not built here: there is one set-up path")
