@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test test-integrations lint bench fidelity clean
+.PHONY: install demo test test-fast test-integrations lint bench fidelity clean
 
 install: $(STAMP)
 
@@ -20,6 +20,14 @@ demo: install
 
 test: install
 	$(PY) -m pytest -q tests
+
+# The quick loop: the pipeline, scoring and CLI tests, the project's structure and docs checks,
+# and one right and one wrong row of every style through the real sandbox. `make test` is the
+# whole suite (the sandbox's, the styles', the harness's, environments).
+FAST := tests/pipeline tests/scoring tests/cli tests/project/test_structure.py tests/project/test_docs.py tests/sandbox/test_smoke.py
+
+test-fast: install
+	$(PY) -m pytest -q $(FAST)
 
 # Optional, not part of `make test`: a real trl GRPOTrainer (torch CPU, a tiny model built in the
 # test, no downloads) trains a few steps with our reward. Its own venv: torch is heavy.

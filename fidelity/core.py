@@ -1,5 +1,5 @@
 """The comparison itself: two verdicts per row, how a disagreement is classed, the table and the
-report. Pure (no subprocesses, no data files): tests/test_fidelity_tool.py drives it on
+report. Pure (no subprocesses, no data files): tests/project/test_fidelity_tool.py drives it on
 synthetic rows."""
 
 from __future__ import annotations

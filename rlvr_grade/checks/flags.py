@@ -19,7 +19,7 @@ import time
 
 from rlvr_grade.harness.splitting import parse_locked
 
-# flag name -> what it means (docs/fidelity.md lists these; tests/test_docs.py checks)
+# flag name -> what it means (docs/fidelity.md lists these; tests/project/test_docs.py checks)
 FLAGS: dict[str, str] = {
     "exit_early": "sys.exit / os._exit / quit / exit / raise SystemExit / atexit / os.kill: ends the run before the tests",
     "frame_introspection": "sys._getframe, inspect.currentframe/stack, f_back/f_locals/f_globals, tb_frame, gi_frame",

@@ -34,7 +34,7 @@ Results are cached by content hash, so a rerun (or a resumed, interrupted run) e
 CI: --fail-under, --baseline with --fail-on-regression, --junit-xml; under GitHub Actions (GITHUB_ACTIONS=true) a ::notice::/::error:: line and a table in $GITHUB_STEP_SUMMARY."""
 
 # Help texts hold one line per paragraph: rich prints a line break inside a paragraph as it is,
-# so a sentence broken across source lines would come out ragged (tests/test_cli.py checks).
+# so a sentence broken across source lines would come out ragged (tests/cli/test_cli.py checks).
 SUMMARY_HELP = "Summarize an already-scored file: pass rate, pass@k, statuses, per-group histogram — the same numbers `score` reports, computed the same way."
 
 FILTER_HELP = """Keep rows, or whole groups, of a scored file by reward, status, flags and per-group pass rate; print what was kept and why on stderr.

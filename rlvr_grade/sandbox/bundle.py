@@ -2,7 +2,7 @@
 inside (the sealed harness, rlvr_grade/harness/, and the one-shot runner around it: RUNNER),
 so the runner inside always matches the grader outside whatever the image holds, and the
 check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP. Nothing of the
-grading pipeline (checks, scoring, the CLI, io, cache) is in it: tests/test_structure.py
+grading pipeline (checks, scoring, the CLI, io, cache) is in it: tests/project/test_structure.py
 checks that RUNNER plus the harness is exactly what the runner imports."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ per check.
 What a check may call is what CPython, pytest, the stdlib's ordinary uses and the supported
 toolchains (gcc/g++ and the programs they build, javac/java, node) were seen to call after the
 filter is loaded: scripts/trace_syscalls.py runs real workloads (HumanEval, MBPP, pytest-style,
-stdio in every language, tests/test_seccomp.py's ordinary programs, the honest hacks) under
+stdio in every language, tests/sandbox/test_seccomp.py's ordinary programs, the honest hacks) under
 strace and lists every call and argument. The groups below are that list, with close relatives
 the stdlib reaches by name (os.readv beside read, the *at forms of file calls). Everything else
 fails with ENOSYS (a program probing a newer interface falls back: glibc retries clone3 as
