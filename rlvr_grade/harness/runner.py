@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from rlvr_grade.harness import strict
 from rlvr_grade.harness.guard import Guard
-from rlvr_grade.harness.splitting import assert_checks, is_literal, soft_call, soft_functions
+from rlvr_grade.harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
@@ -21,9 +21,51 @@ TESTS_FILENAME = "tests.py"  # asserts-style test code; a trusted file for the g
 TEST_PLACEHOLDER = "# the tests are not on disk: the grader gives pytest their source from memory\n"
 
 
-def last_line(exc: BaseException) -> str:
+def compile_error_line(exc: BaseException) -> str:
+    """The last line of a compile error (SyntaxError, ValueError from compile()): made by the
+    compiler from the source, no object of the program's in it."""
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return text.splitlines()[-1][:500] if text else type(exc).__name__
+
+
+def last_line(exc: BaseException, *, _type=type, _str=BaseException.__str__, _args=BaseException.__dict__["args"].__get__,
+              _qualname=type.__dict__["__qualname__"].__get__, _module=type.__dict__["__module__"].__get__,
+              _mro=type.__dict__["__mro__"].__get__, _flags=type.__dict__["__flags__"].__get__,
+              _plain=frozenset((str, int, float, bool, type(None), bytes)), _len=len, _repr=repr, _key_error=KeyError,
+              _class_dict=type.__dict__["__dict__"].__get__) -> str:
+    """`Type: message` of an exception, with no code of the program's run to make it: the
+    harness calls this while it holds the tests (run_asserts' locals), and an exception's
+    `__str__`, its args' `__str__`/`__repr__` or a property are the candidate's code (one
+    rendered the harness's locals through traceback's capture_locals: red team A9). The message
+    is BaseException's own rendering of plain args (str, numbers, bytes, None); a class that
+    overrides `__str__`/`__repr__` in Python, or args of any other type, show the type only."""
+    t = _type(exc)
+    name = _qualname(t)
+    module = _module(t)
+    if _type(module) is str and module not in ("builtins", "__main__"):
+        name = f"{module}.{name}"
+    shown = True
+    for c in _mro(t):
+        own = _class_dict(c)
+        if _flags(c) & (1 << 9) and ("__str__" in own or "__repr__" in own):
+            shown = False  # a heap class's own text: Python code
+    args = _args(exc)
+    stack, count = [args], 0
+    while shown and stack and count < 1000:  # plain values, in tuples at most
+        a = stack.pop()
+        count += 1
+        if _type(a) is tuple:
+            stack.extend(a)
+        elif _type(a) not in _plain:
+            shown = False
+    if shown and not stack:
+        # BaseException's rendering of the args (a KeyError's one arg as its repr, as Python
+        # shows it); the fields of OSError or SyntaxError (filename, text) are not read: any
+        # object may sit there
+        text = _repr(args[0]) if _len(args) == 1 and _key_error in _mro(t) else _str(exc)
+        text = text.strip().splitlines()[-1] if text.strip() else ""
+        return f"{name}: {text}"[:500] if text else name[:500]
+    return f"{name} (its message is the program's own code: not shown)"[:500]
 
 
 def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
@@ -48,7 +90,7 @@ def _compile(source: str, filename: str, report: Report):
     try:
         return compile(source, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        report({"ev": "phase", "phase": "compile", "msg": last_line(exc)})
+        report({"ev": "phase", "phase": "compile", "msg": compile_error_line(exc)})
         return None
 
 
@@ -466,7 +508,19 @@ def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list
     alone: the steps, split, strict-rewritten and compiled; the loops (line spans) in them;
     the names they mention; the modules they import. Raises SyntaxError for broken tests. A pure function of `tests`,
     so the local backend computes it once per distinct test text in the grader and ships it
-    marshalled (see harness/prepared.py); a check without it computes it here."""
+    marshalled (see harness/prepared.py); a check without it computes it here.
+
+    Test code nested deeper than the passes' recursion allows (a 600-term `1+1+...+1` in an
+    assert) is prepared again under a budget of its own depth (splitting.deeper): never a
+    failure of the candidate for the tests' shape."""
+    try:
+        return _prepare_asserts(tests)
+    except RecursionError:
+        with deeper(ast.parse(tests)):
+            return _prepare_asserts(tests)
+
+
+def _prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
     steps = assert_checks(tests)
     tests_tree = ast.Module(body=[s for _, stmts, _ in steps for s in stmts], type_ignores=[])
     soft = soft_functions(tests_tree)
@@ -742,6 +796,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
         "iscoroutinefunction": inspect.iscoroutinefunction, "forked": helpers[strict.FORKED], "exit": os._exit,
         "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
+        "subtest_report": _subtest_report_type(),
         "error": RuntimeError, "as_str": str.__str__, "testfile": testfile, "defs": defs,
         "not_genuine": "the collected test is not the test file's function", "send": report,
         "__code__": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
@@ -850,6 +905,16 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         if _s["forked"][0]:
             _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         getattr_, str_, send, failures = _s["getattr"], _s["str"], _s["send"], _s["failures"]
+        if _s["type"](report) is _s["subtest_report"]:
+            # unittest's self.subTest (pytest 9 reports each one while the method still runs):
+            # a passing one says nothing (the method's own report, witnessed, decides); any
+            # other outcome is the test's, and the worse one of its records stands
+            if report.outcome != "passed":
+                crash = getattr_(report.longrepr, "reprcrash", None)
+                msg = crash.message if crash is not None else str_(report.longrepr or "")
+                send({"ev": "test", "id": report.nodeid, "outcome": "failed" if report.outcome == "failed" else "skipped",
+                      "msg": (msg.strip().splitlines() or [""])[0][:500]})
+            return
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
             if getattr_(report, "wasxfail", None) is not None:
@@ -886,6 +951,15 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_pyfunc_call=pytest_pyfunc_call,
                         pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
     return plugin
+
+
+def _subtest_report_type() -> Any:
+    """pytest's report class for unittest subtests (pytest >= 9), or a class no report has."""
+    try:
+        from _pytest.subtests import SubtestReport
+    except ImportError:
+        return type("NoSubtests", (), {})
+    return SubtestReport
 
 
 def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
@@ -1001,6 +1075,48 @@ def pytest_args(testfile: str, testdir: str) -> list[str]:
     ]
 
 
+_EXPLAINED_DEPTH = 64  # pytest explains an assert no deeper than this (its rewrite is superlinear in depth)
+
+
+_EXPLAINED = (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call, ast.Attribute, ast.Starred, ast.keyword)
+
+
+def _explained_depth(expr: ast.AST) -> int:
+    """How deep pytest's rewrite descends into `expr`: through operators, calls and
+    attributes (a literal list is one node to it, however big)."""
+    deepest = 0
+    stack = [(expr, 1)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if d <= _EXPLAINED_DEPTH:
+            stack.extend((c, d + 1) for c in ast.iter_child_nodes(node) if isinstance(c, _EXPLAINED))
+    return deepest
+
+
+def _plain_deep_asserts(tree: ast.AST) -> None:
+    """`assert cond, msg` whose condition nests deeper than _EXPLAINED_DEPTH becomes
+    `if not cond: raise AssertionError(msg)`, which pytest's rewrite leaves alone: its
+    explanation of a 600-term `1+1+...+1` took 3.7 s of CPU (the strict rewrite before it has
+    already made the condition the harness's call, which logs a failure itself)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, list):
+                for i, child in enumerate(value):
+                    if isinstance(child, ast.Assert) and _explained_depth(child.test) > _EXPLAINED_DEPTH:
+                        fail = ast.Raise(exc=ast.Call(func=ast.Name("AssertionError", ast.Load()),
+                                                      args=[child.msg] if child.msg is not None else [], keywords=[]))
+                        value[i] = ast.copy_location(ast.If(test=ast.UnaryOp(ast.Not(), child.test), body=[fail],
+                                                            orelse=[]), child)
+                        ast.fix_missing_locations(value[i])
+                    elif isinstance(child, ast.AST):
+                        stack.append(child)
+            elif isinstance(value, ast.AST) and not isinstance(value, ast.expr):
+                stack.append(value)
+
+
 def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None,
                          trust: Callable[[Any], None] | None = None) -> None:
     """Compile the test module with our rewrite (strict.rewrite, then pytest's own assertion
@@ -1020,24 +1136,31 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | No
 
     def rewrite_asserts(mod, source, module_path=None, config=None, *, _original=pyrewrite.rewrite_asserts,  # noqa: ANN001
                         _real=os.path.realpath(testfile), _realpath=os.path.realpath, _str=str,
-                        _rewrite=strict.rewrite):
+                        _rewrite=strict.rewrite, _plain=_plain_deep_asserts):
         if module_path is not None and _realpath(_str(module_path)) == _real:
             _rewrite(mod)
+            _plain(mod)
         return _original(mod, source, module_path, config)
 
     def _rewrite_test(fn, config, *, _original=pyrewrite._rewrite_test, _real=os.path.realpath(testfile),  # noqa: ANN001
                       _realpath=os.path.realpath, _str=str, _source=source, _link=strict.link, _helpers=helpers,
                       _parse=ast.parse, _compile=compile, _hash=importlib.util.source_hash,
-                      _rewrite_asserts=rewrite_asserts, _trust=trust):
+                      _rewrite_asserts=rewrite_asserts, _trust=trust, _deeper=deeper):
         if _realpath(_str(fn)) != _real:
             return _original(fn, config)
         if _source is None:
             source_hash, co = _original(fn, config)
         else:
             strfn = _str(fn)
-            tree = _parse(_source, filename=strfn)
-            _rewrite_asserts(tree, _source, strfn, config)
-            co = _compile(tree, strfn, "exec", dont_inherit=True)
+            try:
+                tree = _parse(_source, filename=strfn)
+                _rewrite_asserts(tree, _source, strfn, config)
+                co = _compile(tree, strfn, "exec", dont_inherit=True)
+            except RecursionError:  # deeply nested tests: again, under their own depth's budget
+                tree = _parse(_source, filename=strfn)
+                with _deeper(tree):
+                    _rewrite_asserts(tree, _source, strfn, config)
+                    co = _compile(tree, strfn, "exec", dont_inherit=True)
             source_hash = _hash(_source)
         co = _link(co, _helpers)
         if _trust is not None:

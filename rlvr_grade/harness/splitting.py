@@ -44,17 +44,73 @@ def assert_checks(tests: str) -> list[tuple[str, list[ast.stmt], bool]]:
 
 
 def is_literal(node: ast.AST) -> bool:
-    """A constant, or a list/tuple/set/dict of them (recursively): no name, call, assert or
+    """A constant, or a list/tuple/set/dict of them (at any depth): no name, call, assert or
     operator inside. Test data is mostly such literals (a HumanEval+ test: ~20k nodes of them),
-    and the passes over test code skip them whole instead of visiting every element."""
+    and the passes over test code skip them whole instead of visiting every element. Walked
+    with a stack: data nested deeper than the recursion limit is still data."""
     kind = type(node)
     if kind is ast.Constant:
         return True
-    if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
-        return all(map(is_literal, node.elts))
-    if kind is ast.Dict:
-        return None not in node.keys and all(map(is_literal, node.keys)) and all(map(is_literal, node.values))
-    return False
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is ast.Constant:
+            continue
+        if kind is ast.List or kind is ast.Tuple or kind is ast.Set:
+            stack.extend(n.elts)
+        elif kind is ast.Dict:
+            if None in n.keys:
+                return False
+            stack.extend(n.keys)
+            stack.extend(n.values)
+        else:
+            return False
+    return True
+
+
+# How deep test code may nest (AST levels) for the harness's passes over it: CPython's own
+# compiler stops near 3,000 with the default recursion limit (1,000 x its scale of 3), so an
+# honest test deeper than this does not compile anywhere.
+MAX_DEPTH = 4000
+
+
+def depth(tree: ast.AST) -> int:
+    """The deepest nesting of `tree` (AST levels), walked with a stack."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > deepest:
+            deepest = d
+        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+class deeper:  # noqa: N801 - used as `with deeper(tree):`
+    """A recursion budget for the passes over deeply nested test code (`1+1+...+1` with 600
+    terms is 600 nested BinOps; a NodeTransformer takes ~3 Python frames a level, compile()
+    of an AST object one C level): the limit is raised to what `tree` needs, for the time of
+    the `with` only, never past MAX_DEPTH levels (RecursionError beyond, as CPython's own)."""
+
+    def __init__(self, tree: ast.AST) -> None:
+        import sys
+
+        self._get, self._set = sys.getrecursionlimit, sys.setrecursionlimit
+        levels = depth(tree)
+        if levels > MAX_DEPTH:
+            raise RecursionError(f"the tests nest {levels} levels deep (more than {MAX_DEPTH}: no compiler takes it)")
+        self.need = 4 * levels + 200
+        self.old = 0
+
+    def __enter__(self) -> deeper:
+        self.old = self._get()
+        if self.need + self.old > self.old:
+            self._set(self.old + self.need)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._set(self.old)
 
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

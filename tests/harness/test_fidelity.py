@@ -928,3 +928,50 @@ def test_no_native_memory_module_is_loaded_in_a_check():
     with Grader(ScoreOptions(concurrency=1)) as g:
         outs = g.grade(rows)
     assert [o.status for o in outs] == ["pass", "pass"], [o.error for o in outs]
+
+
+def test_an_exception_is_described_without_running_the_programs_code():
+    """run_asserts describes a step's exception while it holds the tests: the message is made
+    without any `__str__`, `__repr__` or property of the program's (red team A9's class)."""
+    from rlvr_grade.harness import runner
+
+    called = []
+
+    class Loud(Exception):
+        def __str__(self):
+            called.append("str")
+            return "x"
+
+    class Arg:
+        def __repr__(self):
+            called.append("repr")
+            return "y"
+
+        __str__ = __repr__
+
+    texts = [runner.last_line(Loud("a")), runner.last_line(ValueError(Arg())), runner.last_line(KeyError(Arg()))]
+    assert called == [] and all("not shown" in t for t in texts), texts
+    assert runner.last_line(ValueError("bad input")) == "ValueError: bad input"
+    assert runner.last_line(KeyError("k")) == "KeyError: 'k'"
+
+
+def test_deeply_nested_tests_are_prepared_under_their_own_budget():
+    """A 600-term `1+1+...+1` in the tests is honest test data CPython compiles: preparing it
+    never fails for its depth (lead finding 1); deeper than any compiler takes, it says so."""
+    import sys
+
+    from rlvr_grade.harness import runner, splitting
+
+    deep = "def check(c):\n    assert c(1) == " + "+".join(["1"] * 600) + "\ncheck(f)\n"
+    limit = sys.getrecursionlimit()
+    steps, *_ = runner.prepare_asserts(deep)
+    assert len(steps) == 2 and sys.getrecursionlimit() == limit
+    nested: ast.expr = ast.Constant(1)
+    for _ in range(5000):
+        nested = ast.List(elts=[nested], ctx=ast.Load())
+    assert splitting.is_literal(nested)
+    too_deep: ast.expr = ast.Constant(1)
+    for _ in range(splitting.MAX_DEPTH + 10):
+        too_deep = ast.UnaryOp(op=ast.USub(), operand=too_deep)
+    with pytest.raises(RecursionError, match="levels deep"):
+        splitting.deeper(too_deep)
