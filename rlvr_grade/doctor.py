@@ -47,6 +47,12 @@ class Report:
     def all_active(self) -> bool:
         return all(p.active for p in self.protections)
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What works here but not as built: a stale sandbox/_child.c build (checks are set up
+        in Python until it is rebuilt)."""
+        return tuple(str(self.isolation[k]) for k in ("setup_warning",) if self.isolation.get(k))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "all_active": self.all_active,
@@ -56,6 +62,7 @@ class Report:
             "isolation": self.isolation,
             "root": list(self.root),
             "planted_and_absent": list(self.planted),
+            "warnings": list(self.warnings),
         }
 
     def to_json(self) -> str:

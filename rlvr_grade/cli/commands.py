@@ -138,6 +138,8 @@ def doctor(
         for p in report.protections:
             typer.echo(f"{'active' if p.active else 'OFF   '}  {p.name:<{width}}  {p.detail}")
         typer.echo(f"\nisolation level: {report.isolation.get('level', '?')} ({report.isolation.get('mode_reason', '')})")
+        for warning in report.warnings:
+            typer.echo(f"warning: {warning}")
         typer.echo("\nroot of a Python check (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
         for line in report.root:
             typer.echo(f"  {line}")

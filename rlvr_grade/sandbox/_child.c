@@ -9,7 +9,13 @@
  * (zygote.Zygote._c_spec), so this file holds no policy of its own: only system calls.
  *
  * On failure: "error: <step>: <strerror>" goes to the setup pipe (the worker then reports a
- * sandbox_error, as for the Python path) and OSError is raised. */
+ * sandbox_error, as for the Python path) and OSError is raised.
+ *
+ * CHILD_PROTOCOL names what enter() takes and does. Bump it with every change of this file,
+ * together with zygote.C_PROTOCOL and zygote.C_SOURCE_SHA256 (tests/test_child_protocol.py fails
+ * until the three agree): the worker refuses an extension built from another version of this
+ * file (a stale build after `git pull` without `make install`, whose enter() would fail every
+ * check's set-up) and sets checks up in Python instead, with a warning `doctor` shows. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -283,4 +289,16 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__child(void) { return PyModule_Create(&module); }
+#ifndef CHILD_PROTOCOL
+#define CHILD_PROTOCOL 2
+#endif
+
+PyMODINIT_FUNC PyInit__child(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "PROTOCOL", CHILD_PROTOCOL) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

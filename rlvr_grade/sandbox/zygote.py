@@ -5,6 +5,7 @@ on two private fds. Everything here runs as root in the slot's own network names
 from __future__ import annotations
 
 import fcntl
+import functools
 import gc
 import json
 import math
@@ -95,6 +96,8 @@ class Zygote:
                 if self._c_enter is not None:
                     self._c_fixed()
             self.features["setup"] = "per check in C (sandbox/_child.c)" if self._c_enter else "per check in Python"
+            if cfg.mode == "root" and cfg.c_setup and c_setup_problem():
+                self.features["setup_warning"] = c_setup_problem()
             t = self.templates["python"]
             self.features["filesystem"] = (
                 f"allowlisted root ({len(t.layout.mounts)} directories, {len(t.layout.files)} files; "
@@ -470,14 +473,39 @@ def _grow_pipe(fd: int) -> None:
         pass  # an unprivileged grader over the per-user pipe quota keeps the default 64 KiB
 
 
+# What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
+# C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/test_child_protocol.py
+# fails when _child.c changes and these two (and CHILD_PROTOCOL in the file) do not.
+C_PROTOCOL = 2
+C_SOURCE_SHA256 = "7c51b171ab521e09ec4c07d4a539451e4c3277a6a4c907b4def99680a44e8ebf"
+
+
 def _c_setup():
-    """sandbox/_child.c's enter(), or None where the extension was not built (no compiler at
-    install time): the Python path then does the same steps."""
+    """sandbox/_child.c's enter(), or None where the Python path does the same steps: the
+    extension was not built (no compiler at install time), or was built from another version
+    of _child.c (c_setup_problem says which)."""
+    return _load_c_setup()[0]
+
+
+def c_setup_problem() -> str:
+    """Why checks are not set up in C although the extension is there ("" when they are, or
+    when it was never built): shown as a warning by `doctor` and in the backend's isolation."""
+    return _load_c_setup()[1]
+
+
+@functools.lru_cache(maxsize=1)
+def _load_c_setup() -> tuple[Any, str]:
     try:
         from rlvr_grade.sandbox import _child
     except ImportError:
-        return None
-    return _child.enter
+        return None, ""
+    built = getattr(_child, "PROTOCOL", None)
+    if built != C_PROTOCOL:
+        # A stale build (`git pull` without `make install`): its enter() would take other
+        # arguments or do other steps, and every check's set-up would fail.
+        return None, (f"sandbox/_child.c's build ({_child.__file__}) speaks protocol {built}, this code {C_PROTOCOL}: "
+                      "checks are set up in Python until it is rebuilt (`make install`, or reinstall rlvr-grade)")
+    return _child.enter, ""
 
 
 def enter_workdir(env: dict[str, str] | None, workdir: str, tmpdir: str, chdir: bool = True) -> None:  # pragma: no cover
