@@ -127,7 +127,7 @@ static int close_from(unsigned int first, unsigned int last)
 }
 
 /* enter(res_w, out_w, err_w, setup_w, chan, template, cgroup_files, tmp_opts, keep, shm_opts,
- *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir) -> chan
+ *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir, hostname) -> chan
  *
  * chan: where the result channel goes (close-on-exec; the worker's seccomp program keeps it
  * there: seccomp.channel_guard), the setup pipe at chan + 1, the template at chan + 2;
@@ -143,12 +143,12 @@ static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, chan, templ, uid;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
-    const char *tmp_opts, *shm_opts, *proc_opts, *workdir;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!syO!O!iO!Os", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
+    const char *tmp_opts, *shm_opts, *proc_opts, *workdir, *hostname;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!syO!O!iO!Oss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
                           &proc_opts, &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
-                          &workdir))
+                          &workdir, &hostname))
         return NULL;
 
     /* child_descriptors: a session of its own, stdin /dev/null, stdout/stderr to the
@@ -193,8 +193,12 @@ static PyObject *enter(PyObject *self, PyObject *args)
             return fail(setup_fd, "setns"), NULL;
         close(tfd);
     }
-    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) < 0)
+    /* the cgroup namespace roots at the slot's cgroups just joined: /proc/self/cgroup shows "/",
+     * not the grader's paths; the uts namespace gets a name of the check's, not the host's */
+    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP) < 0)
         return fail(setup_fd, "unshare"), NULL;
+    if (sethostname(hostname, strlen(hostname)) < 0)
+        return fail(setup_fd, "sethostname"), NULL;
     /* /proc first: the bindings below name the template's /tmp through /proc/self/fd */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_opts[0] ? proc_opts : NULL) < 0)
         return fail(setup_fd, "mount /proc"), NULL;
@@ -290,7 +294,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
 #ifndef CHILD_PROTOCOL
-#define CHILD_PROTOCOL 2
+#define CHILD_PROTOCOL 3
 #endif
 
 PyMODINIT_FUNC PyInit__child(void)

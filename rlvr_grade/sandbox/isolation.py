@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import os
 import resource
+import socket
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from rlvr_grade.sandbox import linux, mounts
 from rlvr_grade.sandbox.root import Layout
 
 WORKDIR = "/tmp/w"
+HOSTNAME = "check"  # uname's nodename in every check: nothing of the host's
 TESTDIR = "/tmp/t"
 CHECK_DIRS = ((WORKDIR, 0o755), (TESTDIR, 0o1777))
 CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
@@ -144,7 +146,10 @@ def enter_filesystem(template: Template, disk_mb: int, fd: int) -> tuple[str, st
     fresh /proc. Closes `fd`. Returns (workdir, testdir), both created and empty."""
     linux.setns(fd, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
     os.close(fd)
-    linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS)
+    # The cgroup namespace roots at the cgroups just joined (join_cgroup): /proc/self/cgroup
+    # shows "/", not the grader's paths (its pid, the slot); the host's name stays outside.
+    linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS | linux.CLONE_NEWCGROUP)
+    socket.sethostname(HOSTNAME)
     # /proc first: the bindings below name the template's /tmp through /proc/self/fd.
     linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, template.proc_options or None)
     # The template's /tmp, held before anything is mounted over it: where the root has

