@@ -121,6 +121,7 @@ for path in ("/rlvr-doctor-probe", "/etc/rlvr-doctor-probe", "/usr/rlvr-doctor-p
 for name in ("CPU", "FSIZE", "NPROC", "NOFILE", "CORE", "AS"):
     r["rlimits"][name] = resource.getrlimit(getattr(resource, "RLIMIT_" + name))
 r["cgroup"] = open("/proc/self/cgroup").read().splitlines()
+__import__("time").sleep(0.1)  # long enough for the doctor to see this process in its slot's cgroups
 r["secrets"] = {}
 for path in SECRETS:
     try:
@@ -211,6 +212,44 @@ class _Listener:
         self.sock.close()
 
 
+class _CgroupWatch:
+    """Which of the slot's cgroup directories held a process while the probe ran, seen from the
+    host: inside, a check's /proc/self/cgroup shows "/" (its own cgroup namespace, rooted at the
+    slot's cgroups). `lines` reads like /proc/<pid>/cgroup for the cgroups found occupied."""
+
+    def __init__(self, backend: Any) -> None:
+        from rlvr_grade.sandbox.cgroups import ROOT, SlotCgroup
+
+        self.dirs = [d for slot in backend._slots if slot.init.get("cgroup") for d in SlotCgroup(slot.init["cgroup"]).dirs]
+        self.root = ROOT
+        self.occupied: set[str] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.005):
+            for d in self.dirs:
+                try:
+                    with open(os.path.join(d, "cgroup.procs")) as fh:
+                        if fh.read().strip():
+                            self.occupied.add(d)
+                except OSError:
+                    pass
+
+    def close(self) -> list[str]:
+        self._stop.set()
+        self._thread.join()
+        lines = []
+        for d in sorted(self.occupied):
+            rel = os.path.relpath(d, self.root)
+            first, _, rest = rel.partition("/")
+            # v1: <root>/<controller>/rlvr-grade/<slot>; v2: <root>/rlvr-grade/<slot> (controllers "")
+            ctrl, path = (first, "/" + rest) if first != "rlvr-grade" else ("", "/" + rel)
+            lines.append(f"0:{ctrl}:{path}")
+        return lines
+
+
 def _host_ns() -> dict[str, int | None]:
     out = {}
     for ns in ("net", "mnt", "pid", "ipc", "uts", "user"):
@@ -246,14 +285,17 @@ def diagnose(mode: str = "auto") -> Report:
                .replace("PLANTED", repr([secret, *planted_elsewhere]))
                .replace("GRADER_PID", str(os.getpid())))
     backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode)
+    watch = None
     try:
         backend.start()
+        watch = _CgroupWatch(backend)
         tests = "assert True\n"
         ex = backend.run(Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
                                limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256),
                                options=(("guard", False),)))
         isolation = backend.isolation()
     finally:
+        occupied = watch.close() if watch is not None else []
         backend.close()
         listener.close()
         shutil.rmtree(planted, ignore_errors=True)
@@ -266,6 +308,7 @@ def diagnose(mode: str = "auto") -> Report:
     if line is None:
         raise SandboxError(f"the doctor's probe check did not report (stderr: {ex.stderr.strip()[-300:]!r})")
     seen = json.loads(line[len("RLVR-DOCTOR "):])
+    seen["cgroup_inside"], seen["cgroup"] = seen["cgroup"], occupied
     root_lines, expected_top = _root_contents()
     protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd, expected_top)
     by_name = {p.name: p for p in protections}
