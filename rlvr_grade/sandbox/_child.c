@@ -12,7 +12,7 @@
  * sandbox_error, as for the Python path) and OSError is raised.
  *
  * CHILD_PROTOCOL names what enter() takes and does. Bump it with every change of this file,
- * together with zygote.C_PROTOCOL and zygote.C_SOURCE_SHA256 (tests/test_child_protocol.py fails
+ * together with zygote.C_PROTOCOL and zygote.C_SOURCE_SHA256 (tests/sandbox/test_child_protocol.py fails
  * until the three agree): the worker refuses an extension built from another version of this
  * file (a stale build after `git pull` without `make install`, whose enter() would fail every
  * check's set-up) and sets checks up in Python instead, with a warning `doctor` shows. */
@@ -294,7 +294,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
 #ifndef CHILD_PROTOCOL
-#define CHILD_PROTOCOL 3
+#define CHILD_PROTOCOL 4
 #endif
 
 PyMODINIT_FUNC PyInit__child(void)

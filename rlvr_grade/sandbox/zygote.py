@@ -479,10 +479,10 @@ def _grow_pipe(fd: int) -> None:
 
 
 # What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
-# C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/test_child_protocol.py
+# C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/sandbox/test_child_protocol.py
 # fails when _child.c changes and these two (and CHILD_PROTOCOL in the file) do not.
-C_PROTOCOL = 3
-C_SOURCE_SHA256 = "7bbf9b11f7cf6f56278af09129e8d4e76304e64fc6394cc8f7b0a52e96575ef1"
+C_PROTOCOL = 4
+C_SOURCE_SHA256 = "7052ec7cd4180de894f430c07b8e3aef7f0939a1b7198282d7e54112050c67d6"
 
 
 def _c_setup():

@@ -953,6 +953,10 @@ SETUP_LIMITS = {
     "cpu_spin_subprocesses": Limits(cpu_s=0.5, wall_s=10.0, memory_mb=256),
     "sleep_forever": Limits(cpu_s=0.5, wall_s=1.0, memory_mb=128),
     "read_planted_data": Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
+    "read_planted_in_the_environment": Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
+    # the memory cap must be what ends them on both paths, whatever the machine's load
+    "socket_buffers_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
+    "tmpfs_metadata_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
 }
 
 
