@@ -1,7 +1,9 @@
-# Passes its tests, then, on the way out (os._exit, which the worker's check child ends with),
-# writes 2 GiB on the result channel from the tests' own process: past every record the
-# harness wrote, so only a cap on the channel that stops the check, as the stdout cap does,
-# keeps it from passing while the worker reads gigabytes.
+# Writes 2 GiB on the result channel from the tests' own process, inside the test: output on a
+# descriptor that is neither stdout nor stderr. Its test passes once the flood is written; a
+# grader without a cap on the channel reads the gigabytes for seconds (the records after its
+# buffer are lost, so it cannot pass, but it runs on); with one it is stopped at once, an OLE.
+# (Flooding after the harness's last record, by patching os._exit, passed on main before the
+# harness put back what the tests reach by name: the cap holds either way.)
 import os
 import stat
 
@@ -14,11 +16,11 @@ def _is_socket(fd):
 
 
 chan = [fd for fd in range(3, 1024) if _is_socket(fd)]
-real_exit = os._exit
 block = b"y" * (1 << 20) + b"\n"
+print("channel candidates", chan)
 
 
-def flood_then_exit(code):
+def escaped():
     sent = 0
     try:
         while sent < (2 << 30):
@@ -26,12 +28,4 @@ def flood_then_exit(code):
                 sent += os.write(fd, block)
     except OSError:
         pass
-    real_exit(code)
-
-
-os._exit = flood_then_exit
-print("channel candidates", chan)
-
-
-def escaped():
-    return True
+    return sent >= (2 << 30)

@@ -724,9 +724,9 @@ def test_page_cache_residency_cannot_be_asked_without_mincore(host, setup_path):
 
 # -- issue 16's second red team: classes the first one did not try -----------------------------
 def test_a_flood_on_the_result_channel_is_stopped_at_its_cap(sandbox):
-    """2 GiB on the result channel from the tests' own process, after every record: the channel
+    """2 GiB on the result channel from the tests' own process: the channel
     is output too, and past its cap the check is stopped at once and fails (a judge's OLE), as
-    on stdout. Without the cap it passed, the worker reading the gigabytes."""
+    on stdout. Without the cap it ran on for seconds (2 GiB read by the worker), no limit hit."""
     from rlvr_grade.scoring import output_limit_error
 
     limits = Limits(cpu_s=20.0, wall_s=60.0, memory_mb=128)
