@@ -45,6 +45,7 @@ ASSERT = "__rlvr_assert__"
 APPROX = "__rlvr_approx__"
 CALL = "__rlvr_call__"
 UNITTEST = "__rlvr_unittest__"
+PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
 FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the pytest recorder
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
@@ -58,7 +59,7 @@ UNITTEST_METHODS = frozenset((
     "assertRegex", "assertRegexpMatches", "assertNotRegex", "assertNotRegexpMatches", "assertDictContainsSubset",
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
-                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__"))
+                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -148,10 +149,12 @@ class StrictRewriter(ast.NodeTransformer):
     computes `exact_match = out == exp` before it asserts it) into harness calls, and their
     asserts into logged ones (see visit_Assert)."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain: dict[int, tuple[str, ...]] | None = None) -> None:
         self.in_assert = 0
         self.asserting = [True]  # module level decides
         self.handled = 0  # inside a `try` (or `with ...raises(...)`) of the test that handles a failed assert
+        self.plain = plain if plain is not None else {}  # plain_functions(): id(def) -> builtins it reads
+        self.in_plain = 0  # inside the plain copy of a function's body (see visit_FunctionDef)
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -204,14 +207,70 @@ class StrictRewriter(ast.NodeTransformer):
         return self.in_assert > 0 or self.asserting[-1]
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        self.asserting.append(any(type(n) is ast.Assert or (
-            type(n) is ast.Attribute and n.attr in UNITTEST_METHODS) for n in ast.walk(node)))
+        """Every function of the tests decides a verdict as soon as its result can reach one
+        (`def same(a, b): return a == b`, `if got != want: raise AssertionError`): its
+        operators are rewritten. A function that does not assert and reads nothing but its
+        arguments, builtins and other such functions (plain_functions: a reference
+        implementation, HumanEval+ /130's ~10M operations) gets a second, Python-operator copy
+        of its body, run only when every argument it is called with is plain data and every
+        builtin it reads is the pristine one (PLAIN): then no object of anyone's can take part
+        in its operations, and Python's answers are the ones the reference graders give."""
+        asserting = any(type(n) is ast.Assert or (
+            type(n) is ast.Attribute and n.attr in UNITTEST_METHODS) for n in ast.walk(node))
+        names = None if asserting else self.plain.get(id(node))
+        body = node.body
+        doc = body[:1] if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str) else []
+        plain_body = None
+        if names is not None and body[len(doc):]:
+            import copy
+
+            plain_body = copy.deepcopy(body[len(doc):])
+        # A function defined inside a `try` runs whenever it is called, not inside that try:
+        # its asserts are nobody's handled ones (a callback handed to the candidate, who
+        # swallows the AssertionError)
+        handled, self.handled = self.handled, 0
+        in_plain, self.in_plain = self.in_plain, 0
+        self.asserting.append(True)
+        try:
+            self.generic_visit(node)
+        finally:
+            self.asserting.pop()
+        if plain_body is not None:
+            # the plain copy: operators as written; functions and lambdas defined in it are
+            # made by the same rules as anywhere (a lambda returned from it is called later
+            # with anything)
+            self.asserting.append(False)
+            self.in_plain = 1
+            try:
+                plain_body = [self.visit(s) for s in plain_body]
+            finally:
+                self.asserting.pop()
+            a = node.args
+            params = [p.arg for p in (*a.posonlyargs, *a.args, *([a.vararg] if a.vararg else []),
+                                      *a.kwonlyargs, *([a.kwarg] if a.kwarg else []))]
+            test = ast.Call(func=helper_ref(PLAIN), args=[
+                ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load()),
+                ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in names], ctx=ast.Load()),
+                ast.Tuple(elts=[ast.Name(id=p, ctx=ast.Load()) for p in params], ctx=ast.Load()),
+            ], keywords=[])
+            dual = ast.If(test=test, body=plain_body, orelse=node.body[len(doc):])
+            node.body = node.body[:len(doc)] + [_located(dual, node.body[len(doc)])]
+        self.handled, self.in_plain = handled, in_plain
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        handled, self.handled = self.handled, 0
+        if self.in_plain:
+            self.asserting.append(True)  # a lambda made in a plain body is called with anything
         try:
             return self.generic_visit(node)
         finally:
-            self.asserting.pop()
-
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+            self.handled = handled
+            if self.in_plain:
+                self.asserting.pop()
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
@@ -310,9 +369,148 @@ def _no_args() -> ast.arguments:
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
-def rewrite(tree: ast.AST) -> ast.AST:
-    """Rewrite `tree` in place (and return it) so its asserts use the strict helpers."""
-    return StrictRewriter().visit(tree)  # every node it makes is _located
+def rewrite(tree: ast.AST, plain: dict[int, tuple[str, ...]] | None = None) -> ast.AST:
+    """Rewrite `tree` in place (and return it) so its asserts use the strict helpers. `plain`:
+    plain_functions() of the whole tests when `tree` is a part of them (asserts-style steps),
+    computed before any part is rewritten; else of `tree`."""
+    return StrictRewriter(plain_functions(tree) if plain is None else plain).visit(tree)  # every node it makes is _located
+
+
+# Builtins a function may read and still run with Python's operators on plain arguments (see
+# plain_functions): none of these reaches a name, a module or code beyond its arguments.
+_REACHING = frozenset(("globals", "locals", "vars", "eval", "exec", "compile", "__import__", "open", "input",
+                       "breakpoint", "help", "memoryview", "super", "object", "type", "getattr", "setattr",
+                       "delattr", "__build_class__", "__loader__", "__spec__", "__name__", "__doc__", "__package__"))
+_PLAIN_BUILTINS = frozenset(n for n in dir(_builtins_mod) if n not in _REACHING and not n.startswith("_"))
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _scope_names(scope: ast.AST) -> tuple[set[str], set[str], bool]:
+    """(names bound in this scope, names it reads, whether it declares global/nonlocal or
+    imports), its nested scopes left out (their defaults and decorators belong to it)."""
+    bound: set[str] = set()
+    read: set[str] = set()
+    reaching = False
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        a = scope.args
+        bound.update(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+        bound.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+        stack: list[ast.AST] = list(scope.body) if isinstance(scope.body, list) else [scope.body]
+    elif isinstance(scope, ast.ClassDef):
+        stack = list(scope.body)
+    else:  # a comprehension: its generators and element
+        stack = [g for g in scope.generators] + [getattr(scope, f) for f in ("elt", "key", "value") if hasattr(scope, f)]
+    while stack:
+        n = stack.pop()
+        t = type(n)
+        if t is ast.Name:
+            (read if isinstance(n.ctx, ast.Load) else bound).add(n.id)
+            continue
+        if t in (ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom):
+            reaching = True
+            if t is not ast.Global and t is not ast.Nonlocal:
+                bound.update((a.asname or a.name).split(".")[0] for a in n.names)
+            continue
+        if isinstance(n, _SCOPES):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(n.name)
+                stack.extend(n.decorator_list)
+                if not isinstance(n, ast.ClassDef):
+                    stack.extend(d for d in (*n.args.defaults, *n.args.kw_defaults) if d is not None)
+                else:
+                    stack.extend((*n.bases, *n.keywords))
+            elif isinstance(n, ast.Lambda):
+                stack.extend(d for d in (*n.args.defaults, *n.args.kw_defaults) if d is not None)
+            else:
+                stack.append(n.generators[0].iter)  # evaluated in the enclosing scope
+            continue
+        if t is ast.ExceptHandler and n.name:
+            bound.add(n.name)
+        elif t in (ast.MatchAs, ast.MatchStar) and n.name:
+            bound.add(n.name)
+        elif t is ast.MatchMapping and n.rest:
+            bound.add(n.rest)
+        stack.extend(ast.iter_child_nodes(n))
+    return bound, read, reaching
+
+
+def _nested_scopes(node: ast.AST) -> list[ast.AST]:
+    """The scopes directly inside `node`'s own scope."""
+    found: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _SCOPES):
+            found.append(n)
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+    return found
+
+
+def plain_functions(tree: ast.AST) -> dict[int, tuple[str, ...]]:
+    """The functions of `tree` (by id of their def node) whose body may run with Python's
+    operators when their arguments are plain data, each with the builtins it reads: functions
+    that read nothing but their own locals and arguments, builtins not named in _REACHING
+    (and not rebound at module level), and other such functions defined once at module level;
+    that import nothing and declare no global or nonlocal. What they compute is then a
+    function of plain data alone: no object of anyone's can take part (StrictRewriter checks
+    the arguments and the builtins when it is called, see make_namespace's `plain_call`)."""
+    module_bound, _, _ = _scope_names(ast.ClassDef(name="", bases=[], keywords=[], body=list(getattr(tree, "body", [])),
+                                                    decorator_list=[]))
+    body = list(getattr(tree, "body", []))
+    defs = [s for s in body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    rebound, _, _ = _scope_names(ast.ClassDef(name="", bases=[], keywords=[], decorator_list=[],
+                                              body=[s for s in body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]))
+    plain_defs: dict[str, ast.AST] = {}
+    for d in defs:  # a name bound once at module level, by its def
+        plain_defs[d.name] = d if d.name not in plain_defs and d.name not in rebound else None  # type: ignore[assignment]
+    functions: list[ast.AST] = []
+    escapes: dict[int, set[str] | None] = {}  # names a function reads and does not bind; None: it reaches
+    closure: dict[int, set[str]] = {}  # names bound by the functions around it (not classes)
+
+    def walk(scope: ast.AST, chain: list[tuple[ast.AST, set[str]]], open_fns: list[tuple[ast.AST, int]]) -> None:
+        bound, read, reaching = _scope_names(scope)
+        chain = chain + [(scope, bound)]
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions.append(scope)
+            escapes[id(scope)] = set()
+            closure[id(scope)] = set().union(*(b for s, b in chain[:-1] if not isinstance(s, ast.ClassDef)))
+            open_fns = open_fns + [(scope, len(chain) - 1)]
+        for fn, start in open_fns:
+            names = escapes[id(fn)]
+            if names is None:
+                continue
+            if reaching:
+                escapes[id(fn)] = None
+                continue
+            for name in read:
+                if not any(name in b for _, b in chain[start:]):
+                    names.add(name)
+        for child in _nested_scopes(scope):
+            walk(child, chain, open_fns)
+
+    for child in _nested_scopes(tree):
+        walk(child, [], [])
+
+    def allowed(fn: ast.AST, name: str, ok: set[int]) -> bool:
+        if name in closure[id(fn)]:
+            return False  # a variable of the function around it: anything
+        if name in module_bound:
+            helper = plain_defs.get(name)
+            return helper is not None and id(helper) in ok
+        return name in _PLAIN_BUILTINS
+
+    ok = {id(f) for f in functions if escapes[id(f)] is not None}
+    changed = True
+    while changed:
+        changed = False
+        for f in functions:
+            if id(f) in ok and not all(allowed(f, n, ok) for n in escapes[id(f)] or ()):
+                ok.discard(id(f))
+                changed = True
+    return {id(f): tuple(sorted(n for n in escapes[id(f)] or () if n not in module_bound))
+            for f in functions if id(f) in ok}
 
 
 SOFT = "__rlvr_soft__"
@@ -582,6 +780,14 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return "scalar"
         return None
 
+    def holds_objects(x: Any) -> bool:
+        """A numpy array or scalar whose dtype holds Python objects (dtype object, or a
+        structured dtype with an object field): its comparisons and truth are theirs."""
+        try:
+            return _bool(x.dtype.hasobject)
+        except _exception:  # noqa: BLE001 - no dtype to read: nothing to trust
+            return True
+
     approx_made: list[Any] = []  # the pytest.approx objects the tests made (held: ids stay theirs)
     approx_ids: set[int] = set()
 
@@ -683,8 +889,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         t = _type(x)
         if t in plain_types:
             return "plain"
-        if t is Fraction or t is Decimal:
+        if t is Decimal:
             return "number"
+        if t is Fraction:
+            # its value is its slots, which anyone can set (`object.__new__(Fraction)`): a
+            # number only when they hold what Fraction's constructor leaves there
+            return "number" if _type(fraction_parts(x)) is _tuple else UNTRUSTED
         if t in date_types:
             if t is _dt.datetime and _type(get_tzinfo(x)) not in tzinfo_ok:
                 return UNTRUSTED  # a tzinfo of anyone's: its utcoffset() would decide
@@ -708,7 +918,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         if t is _int or t is _boolt:
             return (int_index(x), 1)
         if t is Fraction:
-            return (frac_num(x), frac_den(x))
+            return fraction_parts(x)
         if t is Decimal:
             if dec_nan(x):
                 return _float("nan")
@@ -716,6 +926,18 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 return _float("-inf") if dec_signed(x) else _float("inf")
             return dec_ratio(x)
         return x  # float
+
+    def fraction_parts(x: Any) -> Any:
+        """A Fraction's (numerator, denominator) when its slots hold what Fraction's
+        constructor leaves there (exact ints, denominator > 0); else NaN, which equals and
+        orders with nothing: anyone can fill the slots (`object.__new__(Fraction)`)."""
+        try:
+            num, den = frac_num(x), frac_den(x)
+        except AttributeError:
+            return _float("nan")
+        if _type(num) is _int and _type(den) is _int and den > 0:
+            return (num, den)
+        return _float("nan")
 
     def as_float(r: Any) -> float:
         if _type(r) is _tuple:
@@ -878,7 +1100,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         False."""
         for x in (a, b):
             k = numpy_kind(_type(x))
-            if k == "array" and x.dtype.kind == "O":
+            if k is not None and holds_objects(x):
                 return False
             if k is None and not plain(x):
                 return False
@@ -910,14 +1132,27 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return _all(trusted(v) for v in x)
         if t is _dict or t is OrderedDict:
             return _all(trusted(k2) and trusted(v) for k2, v in dict_items(x))
-        if k == "numpy" and numpy_kind(t) == "array":
-            return x.dtype.kind != "O"
+        if k == "numpy":
+            return not holds_objects(x)
         return True
 
     def strict_eq(a: Any, b: Any) -> bool:
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
         return eq(a, b)
+
+    pristine = _PRISTINE_BUILTINS
+
+    def plain_call(names: tuple[str, ...], values: tuple[Any, ...], args: tuple[Any, ...]) -> bool:
+        """Whether a function of the tests may run its Python-operator body (see
+        StrictRewriter.visit_FunctionDef): every builtin it reads is the pristine one, every
+        argument is plain data, exactly builtin all the way down."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        for name, value in _zip(names, values):
+            if value is not pristine.get(name, missing):
+                return False
+        return plain(args)
 
     def order(op: Any, a: Any, b: Any) -> bool:
         a, b = reduce(a), reduce(b)
@@ -1035,7 +1270,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         if t is _dict or t is OrderedDict:
             return _any(someones(k, depth + 1) or someones(v, depth + 1) for k, v in dict_items(x))
         if numpy_kind(t) == "array":
-            return x.dtype.kind == "O" and someones(x.tolist(), depth + 1)
+            return holds_objects(x) and someones(x.tolist(), depth + 1)
         return is_heap(t) and kind(x) is UNTRUSTED and not library_class(t)
 
     def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -1100,6 +1335,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         t = _type(rx)
         if t in proxy_types or t is mappingproxy:
             pass  # their truth is their referent's
+        elif numpy_kind(t) is not None and holds_objects(rx):
+            pass  # numpy asks the element's own __bool__
         elif kind(rx) is not UNTRUSTED or not is_heap(t):
             return _bool(rx)  # plain, trusted, or a C type's own truth (a re.Match, a map object)
         msg = f"the truth value of a {_type(x).__name__} object is not trusted"
@@ -1147,7 +1384,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         raise _assertion_error(msg)
 
     helpers = {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
-               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine, FORKED: forked}
+               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict

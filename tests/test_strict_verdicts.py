@@ -1,0 +1,245 @@
+"""The strict rewrite's verdict rules, in-process (no sandbox): which functions of the tests
+decide a verdict, which asserts are the tests' own handled ones, and the equality allowlist
+against forged and honest values (issue 15, red team B and C). The whole-corpus checks through
+the real sandbox are in test_fidelity.py (tests/hacks, tests/hacks/honest)."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rlvr_grade.harness import strict
+
+
+class Liar:
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    def __lt__(self, other):
+        return True
+
+    __le__ = __gt__ = __ge__ = __lt__
+
+    def __sub__(self, other):
+        return 0.0
+
+    __rsub__ = __sub__
+
+    def __abs__(self):
+        return 0.0
+
+    def __bool__(self):
+        return True
+
+    __hash__ = object.__hash__
+
+
+def run(tests: str, env: dict | None = None) -> tuple[bool, list]:
+    """Run `tests` rewritten, as the runner does: (no assert failed and nothing raised, the
+    failures logged)."""
+    log = strict.failure_log()
+    ns = {**(env or {}), "__builtins__": strict.pristine_builtins()}
+    code = strict.link(compile(strict.rewrite(ast.parse(tests)), "tests.py", "exec"), strict.make_namespace(log))
+    try:
+        exec(code, ns)
+    except AssertionError:
+        return False, list(log(("since", 0)))
+    return True, list(log(("since", 0)))
+
+
+HELPERS = """
+def same(a, b):
+    return a == b
+
+
+def is_close(a, b, tol=1e-6):
+    return abs(a - b) < tol
+
+
+def expect(got, want):
+    if got != want:
+        raise AssertionError(f"{got!r} != {want!r}")
+
+
+def make_same():
+    return lambda a, b: a == b
+
+
+def in_list(x, xs):
+    return x in xs
+
+
+def ordered(a, b):
+    return a <= b
+
+
+class Checker:
+    def same(self, a, b):
+        return a == b
+"""
+
+
+@pytest.mark.parametrize("call", [
+    "assert same(got, 2)", "assert is_close(got, 1.5)", "expect(got, 2)", "assert make_same()(got, 2)",
+    "assert in_list(got, [2, 3])", "assert ordered(got, 2)", "assert Checker().same(got, 2)",
+    "assert same([got, 3], [2, 3])", "assert same({'k': got}, {'k': 2})",
+])
+def test_a_helper_whose_result_reaches_a_verdict_compares_by_the_allowlist(call):
+    """B5: a function of the tests that compares without asserting decides a verdict as soon
+    as its result reaches one; the liar's __eq__/__sub__/__lt__ must not answer there."""
+    ok, _ = run(HELPERS + "\n" + call, {"got": Liar()})
+    assert not ok
+
+
+@pytest.mark.parametrize("call", [
+    "assert same(2, 2)", "assert is_close(1.5, 1.5 + 1e-9)", "expect([1, (2, 3)], [1, (2, 3)])",
+    "assert make_same()(2, 2)", "assert in_list(2, [2, 3])", "assert ordered(1, 2)", "assert Checker().same(2, 2)",
+    "assert not same(2, 3)",
+])
+def test_helpers_keep_their_answers_on_honest_values(call):
+    ok, log = run(HELPERS + "\n" + call)
+    assert ok and not log
+
+
+def test_a_reference_implementation_of_the_tests_runs_with_pythons_operators():
+    """HumanEval+ /130's reference (millions of operations) keeps Python's operators when it
+    is called with plain data: the dual body's plain branch, chosen per call."""
+    tree = ast.parse("def ref(n):\n    ans = [1]\n    for i in range(n):\n        ans.append(ans[-1] + i)\n"
+                     "    return ans\n")
+    text = ast.unparse(strict.rewrite(tree))
+    plain_branch = text.split("else:")[0]
+    assert strict.PLAIN in text and strict.OP not in plain_branch and strict.OP in text
+    ok, _ = run(ast.unparse(ast.parse("def ref(n):\n    return n + 1\n")) + "\nassert ref(2) == 3")
+    assert ok
+
+
+@pytest.mark.parametrize("helper", [
+    # reads a global the candidate could have bound or the tests set from the candidate's value
+    "def same(a):\n    return a == got\n",
+    # a closure over a variable of the function around it
+    "def outer(c):\n    def same(a):\n        return a == c\n    return same\n",
+    # reaches names beyond its arguments
+    "def same(a):\n    return globals()['got'] == a\n",
+    "def same(a):\n    import math\n    return math.floor(a) == a\n",
+])
+def test_a_helper_that_can_see_more_than_its_arguments_is_never_plain(helper):
+    tree = ast.parse(helper)
+    funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "same"]
+    assert funcs and all(id(f) not in strict.plain_functions(tree) for f in funcs)
+
+
+def test_a_shadowed_builtin_takes_the_strict_branch():
+    """The plain branch runs only when every builtin the function reads is the pristine one
+    (`from solution import *` can bind `abs` in the tests' module)."""
+    ok, _ = run(HELPERS + "\nassert is_close(2.0, 1.5)", {"abs": lambda x: 0.0})
+    assert not ok
+
+
+def test_a_callback_defined_inside_a_try_of_the_tests_logs_its_failure():
+    """B3: `try: ... except Exception:` around the tests' body marks their own asserts handled,
+    not those of a function defined there and handed to the candidate, who swallows it."""
+    tests = ("def check(candidate):\n    try:\n        def expect(v):\n            assert v == 2\n"
+             "        candidate(expect)\n    except Exception as exc:\n        raise AssertionError(exc)\n"
+             "check(c)\n")
+
+    def c(cb):
+        try:
+            cb(1)
+        except BaseException:
+            pass
+
+    ok, log = run(tests, {"c": c})
+    assert ok and [e for e in log if e[0] == "hard"]  # the swallowed failure is in the log
+    tree = strict.rewrite(ast.parse("try:\n    f(lambda: 1)\n    assert x\nexcept Exception:\n    pass\n"))
+    handled = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and strict.helper_name(n.func) == strict.ASSERT]
+    assert len(handled[0].args) == 3  # the tests' own assert inside their try is still theirs
+
+
+def test_forged_fraction_slots_are_not_a_number():
+    """C1: object.__new__(Fraction) with a liar in its slots equals, orders and subtracts
+    with nothing."""
+    from fractions import Fraction
+
+    forged = object.__new__(Fraction)
+    forged._numerator, forged._denominator = Liar(), 1
+    for expr in ("v == 2", "2 == v", "v < 3", "abs(v - 2) < 1e-9", "v in [2]", "[v] == [2]",
+                 "v == F(2)", "__import__('pytest').approx([2.0]) == [v]"):
+        assert not run(f"assert {expr}", {"v": forged, "F": Fraction})[0], expr
+    zero_den = object.__new__(Fraction)
+    zero_den._numerator, zero_den._denominator = 2, 0
+    assert not run("assert v == 2", {"v": zero_den})[0]
+    assert run("assert v == 2 and v < 3 and abs(v - F(5, 2)) == F(1, 2)", {"v": Fraction(2), "F": Fraction})[0]
+
+
+def test_numpy_arrays_of_objects_have_no_trusted_truth():
+    """C2: the truth of a numpy array holding Python objects is the objects' own __bool__."""
+    np = pytest.importorskip("numpy")
+
+    class Flip:
+        n = 0
+
+        def __bool__(self):
+            Flip.n += 1
+            return Flip.n % 2 == 1
+
+    assert not run("assert v", {"v": np.array(Flip(), dtype=object)})[0]
+    assert not run("assert not v", {"v": np.array(Flip(), dtype=object)})[0]
+    rec = np.array([(1, Flip())], dtype=[("a", "i8"), ("b", "O")])
+    assert not run("assert v[0]", {"v": rec})[0]
+    assert run("assert v and not w", {"v": np.array(True), "w": np.bool_(False)})[0]
+
+
+# -- properties -------------------------------------------------------------------------------
+
+plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5) | st.binary(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _plant(value, path: list[int]):
+    """`value` with one leaf replaced by a Liar (following `path` into containers)."""
+    if isinstance(value, (list, tuple)) and value:
+        i = path[0] % len(value) if path else 0
+        items = list(value)
+        items[i] = _plant(items[i], path[1:])
+        return type(value)(items)
+    if isinstance(value, dict) and value:
+        keys = sorted(value)
+        k = keys[path[0] % len(keys)] if path else keys[0]
+        return {**value, k: _plant(value[k], path[1:])}
+    return Liar()
+
+
+_SAME = strict.link(compile(strict.rewrite(ast.parse(HELPERS)), "tests.py", "exec"), strict.make_namespace())
+_NS: dict = {"__builtins__": strict.pristine_builtins()}
+exec(_SAME, _NS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain_values)
+def test_a_helper_agrees_with_python_on_plain_values(value):
+    """The plain branch is Python's `==`, and the strict branch agrees on what Python says."""
+    import copy
+
+    twin = copy.deepcopy(value)
+    assert _NS["same"](value, twin) is (value == twin)
+    assert _NS["Checker"]().same(value, twin)  # strict branch (self is no plain value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(plain_values, st.lists(st.integers(min_value=0, max_value=10), max_size=4))
+def test_a_liar_anywhere_inside_a_value_makes_a_helper_say_different(value, path):
+    """B5 as a property: wherever a liar sits in the candidate's value, a helper of the tests
+    comparing it with the expected value says not equal (value == value would hold)."""
+    forged = _plant(value, path)
+    assert not _NS["same"](forged, value)
+    assert not _NS["same"](value, forged)
+    assert not _NS["Checker"]().same(forged, value)
