@@ -243,3 +243,138 @@ def test_a_liar_anywhere_inside_a_value_makes_a_helper_say_different(value, path
     assert not _NS["same"](forged, value)
     assert not _NS["same"](value, forged)
     assert not _NS["Checker"]().same(forged, value)
+
+
+# -- the equality allowlist: owners, states, statements and contexts (red team C) --------------
+
+@pytest.mark.parametrize("expr", [
+    "[2, 3].index(got) == 0", "[42].count(got) == 1", "{2: 'ok'}.get(got) == 'ok'", "(2, 3).index(got) == 0",
+    "{2, 3}.issuperset([got])", "[got].count(2) == 1", "collections.deque([2]).count(got) == 1",
+])
+def test_a_builtin_methods_owner_is_a_compared_value(expr):
+    """C3: `[2, 3].index(got)` compares the list's items with the liar by Python's ==."""
+    import collections
+
+    assert not run(f"assert {expr}", {"got": Liar(), "collections": collections})[0], expr
+
+
+def test_builtin_methods_that_store_take_any_object():
+    ok, log = run("out = []\nout.append(got)\nout.extend([got])\nd = {}\nd.setdefault('k', []).append(got)\n"
+                  "assert len(out) == 2 and [2, 3].index(3) == 1 and ', '.join(['a']) == 'a'", {"got": Liar()})
+    assert ok and not log
+
+
+@pytest.mark.parametrize("make", [
+    "types.SimpleNamespace(y=Liar())", "Point(Liar(), 2)", "SlotPoint(Liar(), 2)",
+])
+def test_objects_whose_eq_is_nobodys_own_code_compare_by_their_state(make):
+    """C4: SimpleNamespace's C __eq__, a dataclass's generated one and pathlib's compare the
+    fields with Python's == (a liar in a field answers); their state is compared here."""
+    import dataclasses
+    import types
+
+    Point = dataclasses.make_dataclass("Point", ["x", "y"])
+    SlotPoint = dataclasses.make_dataclass("SlotPoint", ["x", "y"], slots=True)
+    env = {"types": types, "Point": Point, "SlotPoint": SlotPoint, "Liar": Liar}
+    expected = make.replace("Liar()", "2")
+    assert not run(f"assert {make} == {expected}", env)[0]
+    assert run(f"assert {expected} == {expected} and {expected} != {expected.replace('2)', '3)')}", env)[0]
+
+
+def test_paths_compare_by_their_text_not_their_cached_slots():
+    import pathlib
+
+    forged = pathlib.PurePosixPath("wrong")
+    forged._cached_cparts = Liar()
+    assert not run("assert got == pathlib.PurePosixPath('out/2.txt')", {"got": forged, "pathlib": pathlib})[0]
+    p = pathlib.PurePosixPath("out/2.txt")
+    str(p)  # one side has its text cached, the other not
+    assert run("assert got == pathlib.PurePosixPath('out') / '2.txt' and got != pathlib.PurePosixPath('x')",
+               {"got": p, "pathlib": pathlib})[0]
+
+
+def test_match_value_patterns_compare_by_the_allowlist():
+    """C5: `match got: case 2:` compiles to a comparison with no Compare node."""
+    tests = "match got:\n    case 2:\n        pass\n    case _:\n        assert False\n"
+    assert not run(tests, {"got": Liar()})[0]
+    assert run(tests, {"got": 2})[0]
+    assert run("match got:\n    case [1, (2, x)] if x == 3:\n        pass\n    case _:\n        assert False\n",
+               {"got": [1, (2, 3)]})[0]
+    assert run("match got:\n    case obj:\n        pass\n", {"got": Liar()})[0]  # only captured
+
+
+def test_mock_call_asserts_compare_the_recorded_arguments_by_the_allowlist():
+    """C6: mock's assert_called_with compares what the candidate passed with Python's ==."""
+    from unittest import mock
+
+    m = mock.Mock()
+    m(Liar())
+    for call in ("m.assert_called_with(2)", "m.assert_called_once_with(2)", "m.assert_any_call(2)",
+                 "m.assert_has_calls([mock.call(2)])"):
+        assert not run(call, {"m": m, "mock": mock})[0], call
+    h = mock.Mock()
+    h(1, end="")
+    h(2)
+    assert run("h.assert_called_with(2)\nh.assert_any_call(1, end='')\nh.assert_has_calls([mock.call(1, end=''), mock.call(2)])",
+               {"h": h, "mock": mock})[0]
+
+
+def test_decimal_arithmetic_of_the_tests_uses_the_default_context():
+    """C7: the thread's decimal context is the candidate's to set (prec 1 rounds away every
+    difference); the tests' Decimal arithmetic runs under the defaults taken before it."""
+    import decimal
+
+    ctx = decimal.getcontext()
+    saved = ctx.copy()
+    try:
+        ctx.prec, ctx.rounding = 1, decimal.ROUND_DOWN
+        env = {"D": decimal.Decimal, "got": decimal.Decimal("2.5")}
+        assert not run("assert abs(got - D('1.5')) <= D('0.001')", env)[0]
+        assert run("assert abs(got - D('2.5')) <= D('0.001') and got * 2 == 5 and got + 1 == D('3.5')", env)[0]
+    finally:
+        decimal.setcontext(saved)
+
+
+# -- honest values the allowlist keeps (red team H) -------------------------------------------
+
+@pytest.mark.parametrize("expr", [
+    "collections.Counter('aab') - collections.Counter('a') == {'a': 1, 'b': 1}",
+    "collections.Counter('ab') + collections.Counter('b') == collections.Counter({'b': 2, 'a': 1})",
+    "memoryview(b'abcdef')[:3] == b'abc'", "collections.UserList([2, 3]) == [2, 3]",
+    "collections.ChainMap({'a': 1}, {'a': 2, 'b': 3}) == {'a': 1, 'b': 3}", "collections.UserDict(a=1) == {'a': 1}",
+    "collections.UserString('ab') == 'ab'", "pathlib.PurePosixPath('/tmp') / 'x' == pathlib.PurePosixPath('/tmp/x')",
+    "dataclasses.replace(P(1, 2), y=3) == P(1, 3)",
+])
+def test_honest_values_of_stdlib_types_compare_as_python_says(expr):
+    import collections
+    import dataclasses
+    import pathlib
+
+    P = dataclasses.make_dataclass("P", ["x", "y"])
+    ok, log = run(f"assert {expr}", {"collections": collections, "pathlib": pathlib, "dataclasses": dataclasses, "P": P})
+    assert ok and not log, (expr, log)
+
+
+def test_approx_by_any_name_and_of_numpy_arrays():
+    np = pytest.importorskip("numpy")
+    tests = ("import functools\nfrom pytest import approx as ap\nimport pytest as pt\n"
+             "close = functools.partial(ap, rel=1e-6)\nalso = pt.approx\n"
+             "assert got == ap(2.0)\nassert got == close(2.0)\nassert got == also(2.0)\n"
+             "assert arr == pt.approx(np.array([1.0, 2.0]), rel=1e-3)\n")
+    assert run(tests, {"got": 2.0 + 1e-9, "arr": np.array([1.0001, 2.0]), "np": np})[0]
+    assert not run(tests, {"got": 2.1, "arr": np.array([1.0001, 2.0]), "np": np})[0]
+    assert not run(tests, {"got": 2.0, "arr": np.array([1.1, 2.0]), "np": np})[0]
+
+
+def test_a_stopiteration_out_of_a_function_the_tests_map_is_an_error():
+    """B4: map/filter/iter(f, s)/itertools take a StopIteration for their own end."""
+    def f(*x):
+        raise StopIteration
+
+    for tests in ("out = list(map(f, [1, 2]))\nfor a, b in zip(out, [2, 3]):\n    assert a == b",
+                  "assert all(map(lambda v: f(v) == v + 1, [1]))",
+                  "import itertools\nassert not list(itertools.starmap(f, [(1,)]))",
+                  "assert list(filter(f, [1])) == []", "assert list(iter(f, 0)) == []"):
+        with pytest.raises(RuntimeError):
+            run(tests, {"f": f})
+    assert run("assert list(map(abs, [-1])) == [1] and list(filter(None, [0, 1])) == [1]")[0]

@@ -528,9 +528,9 @@ def _prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], lis
              if isinstance(stmt, ast.FunctionDef) and stmt.name in soft}  # the last definition wins, as at run time
     loops, used, imports = _scan_tests(tests_tree)
     compiled: list[Step] = []
-    plain = strict.plain_functions(tests_tree)  # of the whole tests, before any step is rewritten
+    analysis = strict.analyse(tests_tree)  # of the whole tests, before any step is rewritten
     for sid, stmts, is_check in steps:
-        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]), plain)
+        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]), analysis)
         if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
             tree = strict.SoftAsserts().visit(tree)
         lines = soft_call(stmts[0], soft) if is_check else None

@@ -43,6 +43,8 @@ CHAIN = "__rlvr_chain__"
 TRUTH = "__rlvr_truth__"
 ASSERT = "__rlvr_assert__"
 APPROX = "__rlvr_approx__"
+MATCH = "__rlvr_match__"
+ITERATE = "__rlvr_iterate__"
 CALL = "__rlvr_call__"
 UNITTEST = "__rlvr_unittest__"
 PLAIN = "__rlvr_plain__"
@@ -59,7 +61,7 @@ UNITTEST_METHODS = frozenset((
     "assertRegex", "assertRegexpMatches", "assertNotRegex", "assertNotRegexpMatches", "assertDictContainsSubset",
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
-                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__"))
+                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -155,6 +157,7 @@ class StrictRewriter(ast.NodeTransformer):
         self.handled = 0  # inside a `try` (or `with ...raises(...)`) of the test that handles a failed assert
         self.plain = plain if plain is not None else {}  # plain_functions(): id(def) -> builtins it reads
         self.in_plain = 0  # inside the plain copy of a function's body (see visit_FunctionDef)
+        self.approx_names = {"approx"}
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -272,6 +275,18 @@ class StrictRewriter(ast.NodeTransformer):
             if self.in_plain:
                 self.asserting.pop()
 
+    def visit_Match(self, node: ast.Match) -> ast.AST:
+        """`match got: case 2:` compares `got == 2` with no Compare node: the subject goes
+        through __rlvr_match__, which hands the patterns its plain value when it is trusted,
+        and refuses an object nobody vouches for unless every pattern only captures it."""
+        self.generic_visit(node)
+        if not self._deciding():
+            return node
+        captures_only = all(isinstance(c.pattern, ast.MatchAs) and c.pattern.pattern is None for c in node.cases)
+        node.subject = _located(ast.Call(func=helper_ref(MATCH), args=[node.subject, ast.Constant(captures_only)],
+                                         keywords=[]), node.subject)
+        return node
+
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
         if not self._deciding() or not all(isinstance(op, _CMP_OPS) for op in node.ops):
@@ -298,7 +313,7 @@ class StrictRewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        if name == "approx":
+        if name in self.approx_names:
             # `pytest.approx(...)` made by the tests (anywhere in them): only such an object
             # may stand for an expected value with a tolerance (a candidate's own approx with
             # abs=1e300 equals anything)
@@ -311,6 +326,11 @@ class StrictRewriter(ast.NodeTransformer):
             return _located(ast.Call(func=helper_ref(UNITTEST), args=args, keywords=node.keywords), node)
         if not self._deciding():
             return node
+        if isinstance(node.func, ast.Name) and node.func.id in ("map", "filter", "iter"):
+            # C iterators that call a function: a StopIteration out of it would end them
+            # (see make_namespace's `iterate`)
+            new = ast.Call(func=helper_ref(ITERATE), args=[node.func, *node.args], keywords=node.keywords)
+            return _located(new, node)
         if isinstance(node.func, ast.Attribute):
             # `np.allclose(out, exp)`: a library function handed the candidate's object and the
             # expected value lets the object's own methods (__sub__, __array__ ...) see and
@@ -369,11 +389,36 @@ def _no_args() -> ast.arguments:
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
-def rewrite(tree: ast.AST, plain: dict[int, tuple[str, ...]] | None = None) -> ast.AST:
-    """Rewrite `tree` in place (and return it) so its asserts use the strict helpers. `plain`:
-    plain_functions() of the whole tests when `tree` is a part of them (asserts-style steps),
-    computed before any part is rewritten; else of `tree`."""
-    return StrictRewriter(plain_functions(tree) if plain is None else plain).visit(tree)  # every node it makes is _located
+def analyse(tree: ast.AST) -> tuple[dict[int, tuple[str, ...]], set[str]]:
+    """What rewrite needs to know of the whole tests: plain_functions and approx_aliases."""
+    return plain_functions(tree), approx_aliases(tree)
+
+
+def rewrite(tree: ast.AST, analysis: tuple[dict[int, tuple[str, ...]], set[str]] | None = None) -> ast.AST:
+    """Rewrite `tree` in place (and return it) so its asserts use the strict helpers.
+    `analysis`: analyse() of the whole tests when `tree` is a part of them (asserts-style
+    steps), taken before any part is rewritten; else of `tree`."""
+    plain, approx = analysis if analysis is not None else analyse(tree)
+    rewriter = StrictRewriter(plain)
+    rewriter.approx_names |= approx
+    return rewriter.visit(tree)  # every node it makes is _located
+
+
+def approx_aliases(tree: ast.AST) -> set[str]:
+    """Names the tests bind to pytest.approx: `from pytest import approx as ap`,
+    `ap = pytest.approx`, `close = functools.partial(ap, rel=1e-3)` (calls of them are marked
+    like calls of `approx`)."""
+    names = {"approx"}
+    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.ImportFrom, ast.Assign))]
+    for _ in range(3):
+        for n in nodes:
+            if isinstance(n, ast.ImportFrom):
+                names.update(a.asname for a in n.names if a.name == "approx" and a.asname)
+            elif len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and any(
+                    (isinstance(m, ast.Name) and m.id in names) or (isinstance(m, ast.Attribute) and m.attr == "approx")
+                    for m in ast.walk(n.value)):
+                names.add(n.targets[0].id)
+    return names
 
 
 # Builtins a function may read and still run with Python's operators on plain arguments (see
@@ -734,6 +779,24 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     _not_impl = NotImplemented
 
     _object_getattribute = object.__getattribute__
+    object_eq = object.__dict__["__eq__"]
+    member_type = _type(Fraction.__dict__["_numerator"])  # a __slots__ entry's descriptor
+    import pathlib as _pathlib
+    path_types = frozenset((_pathlib.PurePath, _pathlib.PurePosixPath, _pathlib.PureWindowsPath,
+                            _pathlib.Path, _pathlib.PosixPath, _pathlib.WindowsPath))
+    path_str = _pathlib.PurePath.__str__
+    path_div = _pathlib.PurePath.__truediv__
+    path_rdiv = _pathlib.PurePath.__rtruediv__
+    Counter = collections.Counter
+    counter_ops = {0: Counter.__add__, 1: Counter.__sub__}
+    user_types = {collections.UserList: _list, collections.UserDict: _dict, collections.UserString: _str}
+    ChainMap = collections.ChainMap
+    mv_tobytes = memoryview.tobytes
+    mv_format = memoryview.__dict__["format"].__get__
+    dec_context = _decimal.Context()  # the defaults, taken before the candidate can change any context
+    dec_ops = (dec_context.add, dec_context.subtract, dec_context.multiply, dec_context.divide,
+               dec_context.divide_int, dec_context.remainder, dec_context.power)
+    dec_abs = dec_context.abs
     module_type, function_type, method_type = _types.ModuleType, _types.FunctionType, _types.MethodType
     builtin_type = _types.BuiltinFunctionType
     builtin_self = builtin_type.__dict__["__self__"].__get__
@@ -846,6 +909,23 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return reduce(inner, depth + 1) if _type(inner) is _dict else x
         if t is _bytearray:
             return bytes_new(x)
+        if t is memoryview:
+            try:  # bytes, as Python compares a memoryview of bytes with bytes
+                return mv_tobytes(x) if mv_format(x) in ("B", "b", "c") else x
+            except _exception:  # noqa: BLE001 - released: nothing to compare
+                return x
+        if t is ChainMap:
+            maps = obj_dict(x).get("maps")
+            if _type(maps) is _list and _all(_type(m) is _dict for m in maps):
+                merged: dict[Any, Any] = {}
+                for m in maps[::-1]:
+                    merged.update(dict_items(m))
+                return reduce(merged, depth + 1)
+            return x
+        base = user_types.get(t)
+        if base is not None:  # collections.UserList/UserDict/UserString: their `data`
+            data = obj_dict(x).get("data")
+            return reduce(data, depth + 1) if _type(data) is base else x
         if not is_heap(t):
             if numpy_kind(t) == "scalar":
                 try:
@@ -1003,6 +1083,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         if te is _dict:
             return ta is _dict and _len(actual) == _len(expected) and _all(
                 k in actual and approx_value(v, actual[k], rel, absol, nan_ok, depth + 1) for k, v in dict_items(expected))
+        if numpy_kind(te) == "array" and not holds_objects(expected):
+            # pytest's ApproxNumpy: the same shape, element by element
+            if numpy_kind(ta) == "array":
+                if holds_objects(actual) or actual.shape != expected.shape:
+                    return False
+                actual = actual.tolist()
+            elif not (ta is _list or ta is _tuple):
+                return False
+            return approx_value(expected.tolist(), actual, rel, absol, nan_ok, depth + 1)
         if te is _list or te is _tuple:
             return (ta is _list or ta is _tuple) and _len(actual) == _len(expected) and _all(
                 approx_value(e, x, rel, absol, nan_ok, depth + 1) for e, x in _zip(expected, actual))
@@ -1039,6 +1128,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 return False  # an object nobody vouches for never equals a trusted value
             if a is b:
                 return True
+            by = eq_of(_type(a))
+            if by is not None:
+                # of one type whose __eq__ is not anyone's own code (SimpleNamespace's C one,
+                # pathlib's, a dataclass's generated one): that __eq__ would compare the
+                # fields with Python's ==, where a liar in a field answers. Compared here.
+                return _type(b) is _type(a) and by(a, b, depth)
             # two objects nobody vouches for (the candidate's own classes, as ClassEval
             # compares them): each type's own __eq__, never a reflected one, and two different
             # types must agree both ways (a Liar's reflected __eq__ does not speak for the other)
@@ -1080,6 +1175,60 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         if ta in scalar_types and tb in scalar_types:
             return ta is tb and _bool(a == b)  # str, bytes, None: only their own type
         return False
+
+    def eq_of(t: type) -> Any:
+        """How two objects of type t nobody vouches for compare when t's `__eq__` is not code
+        the candidate or the tests wrote: None when it is (own_eq then); else a function
+        comparing their state here. A class's __eq__ written in Python in a library file, or
+        made by `dataclasses` (its code is a "<string>"), or a C one (SimpleNamespace)."""
+        for cls in mro_of(t):
+            fn = class_dict(cls).get("__eq__")
+            if fn is None:
+                continue
+            if fn is object_eq:
+                return None  # identity (a is b was answered already): own_eq says False
+            if t in path_types:
+                return paths_eq
+            if _type(fn) is function_type:
+                filename = code_of(fn).co_filename
+                if not startswith(filename, library) and filename != "<string>":
+                    return None  # the candidate's or the tests' own __eq__
+            return state_eq
+        return None
+
+    def paths_eq(a: Any, b: Any, depth: int) -> bool:
+        """pathlib paths of one exact type: their text, as pathlib's own __str__ makes it
+        (a path is its text; cached comparison keys in its slots are anyone's to set)."""
+        try:
+            sa, sb = path_str(a), path_str(b)
+        except _exception:  # noqa: BLE001 - forged slots: nothing to compare
+            return False
+        return _type(sa) is _str and _type(sb) is _str and sa == sb
+
+    def state_of(x: Any) -> list[Any]:
+        """x's instance state: its __dict__ (an exact dict) and every slot of its classes."""
+        values: list[Any] = []
+        try:
+            d = _object_getattribute(x, "__dict__")
+        except AttributeError:
+            d = {}
+        values.append(d if _type(d) is _dict else object())  # equal to nothing
+        for cls in mro_of(_type(x)):
+            for member in mp_copy(class_dict(cls)).values():
+                if _type(member) is member_type:
+                    try:
+                        values.append(member.__get__(x))
+                    except AttributeError:
+                        values.append(missing)
+        return values
+
+    def state_eq(a: Any, b: Any, depth: int) -> bool:
+        """Two objects of one type whose __eq__ is nobody's own code: equal when their state
+        is, by these rules (a C type with no state to read equals only itself)."""
+        sa, sb = state_of(a), state_of(b)
+        if not is_heap(_type(a)) and _len(sa) == 1 and _type(sa[0]) is not _dict:
+            return False
+        return _len(sa) == _len(sb) and _all(x is y or eq(x, y, depth + 1) for x, y in _zip(sa, sb))
 
     def own_eq(a: Any, b: Any) -> bool:
         """`a.__eq__(b)` as defined on a's class (found through the classes' own dicts, not
@@ -1226,6 +1375,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         ta, tb = _type(a), _type(b)
         if ta in fast_numbers and tb in fast_numbers:
             return bin_ops[idx](a, b)  # int/float arithmetic: Python's own
+        if idx == 3 and (ta in path_types and (tb is _str or tb in path_types) or tb in path_types and ta is _str):
+            return path_div(a, b) if ta in path_types else path_rdiv(b, a)  # tmp_path / "out.txt": pathlib's own join
+        if (idx == 0 or idx == 1) and ta is Counter and tb is Counter:
+            if trusted(reduce(a)) and trusted(reduce(b)):
+                return counter_ops[idx](a, b)  # Counter's own arithmetic, on counts nobody else's
         ra, rb = reduce(a), reduce(b)
         if idx == 5 and (_type(ra) is _str or _type(ra) is _bytes):
             return bin_ops[idx](ra, b)  # "%s" % value: formatting, its str() is the value's own
@@ -1241,12 +1395,76 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             if _type(ra) is _float or _type(rb) is _float or _type(ra) is Decimal or _type(rb) is Decimal:
                 return bin_ops[idx](as_float(rational(ra)), as_float(rational(rb)))
             return bin_ops[idx](Fraction(*rational(ra)), Fraction(*rational(rb)))
+        if (_type(ra) is Decimal or _type(rb) is Decimal) and _type(ra) is not _float and _type(rb) is not _float:
+            # under the default context taken before the candidate ran: the thread's current
+            # one is the candidate's to set (precision 1 rounds every difference away)
+            return dec_ops[idx](ra, rb)
         return bin_ops[idx](ra, rb)
 
     def neutral(x: Any) -> bool:
-        """Arguments that carry no value to compare: None, a class, a module, a callable."""
+        """Arguments that carry no value to compare: None, a class, a module, a callable, a
+        pytest mark (`pytest.param(..., marks=pytest.mark.slow)`)."""
         t = _type(x)
-        return x is None or t is _type or t is module_type or t in callable_types
+        return x is None or t is _type or t is module_type or t in callable_types or is_mark(t)
+
+    def is_mark(t: type) -> bool:
+        api = modules.get("_pytest.mark.structures")
+        return api is not None and module_of(t) == "_pytest.mark.structures" and getattr_(api, name_of(t), None) is t
+
+    # builtin methods that only store, move or format what they are given (see call)
+    storing = frozenset(("append", "extend", "insert", "appendleft", "extendleft", "copy", "clear", "reverse",
+                         "rotate", "keys", "values", "items", "popleft", "__len__", "__iter__", "join", "format",
+                         "format_map", "__setitem__", "tolist", "item", "astype", "reshape", "flatten", "ravel"))
+    copying = frozenset((("replace", "dataclasses.py"), ("asdict", "dataclasses.py"), ("astuple", "dataclasses.py"),
+                         ("fields", "dataclasses.py"), ("copy", "copy.py"), ("deepcopy", "copy.py")))
+    mock_asserts = frozenset(("assert_called_with", "assert_called_once_with", "assert_any_call", "assert_has_calls"))
+
+    def is_mock(x: Any) -> bool:
+        """x is a unittest.mock object (its module's class as the tests imported it)."""
+        api = modules.get("unittest.mock")
+        if api is None:
+            return False
+        known = pristine_modules.get(_id(api))
+        base = known[1].get("NonCallableMock") if known is not None and known[0] is api else getattr_(api, "NonCallableMock", None)
+        return base is not None and base in mro_of(_type(x))
+
+    def call_parts(c: Any) -> Any:
+        """A recorded or expected mock call as (args, kwargs) of plain containers, or None."""
+        if not _isinstance(c, _tuple):
+            return None
+        items = _list(tuple_iter(c))
+        if _len(items) == 3:
+            items = items[1:]
+        if _len(items) != 2 or not _isinstance(items[0], _tuple) or not _isinstance(items[1], _dict):
+            return None
+        return (_tuple(tuple_iter(items[0])), _dict(dict_items(items[1])))
+
+    def mock_assert(mock: Any, name: str, args: tuple, kwargs: dict) -> None:
+        """unittest.mock's call asserts, comparing what the mock recorded (the candidate's
+        values, possibly) with what the tests expect by these rules: mock's own would use
+        Python's == on the recorded arguments."""
+        recorded = [call_parts(c) for c in _list(getattr_(mock, "call_args_list"))]
+        if name == "assert_has_calls":
+            expected = [call_parts(c) for c in _list(args[0] if args else kwargs.get("calls", ()))]
+            any_order = kwargs.get("any_order", False) if _len(args) < 2 else args[1]
+            if any_order:
+                ok = match_all(expected, recorded, 0) if _len(expected) == _len(recorded) else _all(
+                    _any(eq(e, r) for r in recorded) for e in expected)
+            else:
+                n = _len(expected)
+                ok = _any(eq(expected, recorded[i:i + n]) for i in _range(_len(recorded) - n + 1))
+        else:
+            want = (_tuple(args), _dict(kwargs))
+            if name == "assert_any_call":
+                ok = _any(eq(want, r) for r in recorded)
+            elif name == "assert_called_once_with":
+                ok = _len(recorded) == 1 and eq(want, recorded[0])
+            else:
+                ok = _len(recorded) > 0 and eq(want, recorded[-1])
+        if not ok:
+            msg = f"{name}: the mock's calls differ"
+            log(("fail", "hard", 0, "failed", msg))
+            raise _assertion_error(msg)
 
     pristine_modules: dict[int, tuple[Any, dict[str, Any]]] = {}
     missing = object()
@@ -1271,7 +1489,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return _any(someones(k, depth + 1) or someones(v, depth + 1) for k, v in dict_items(x))
         if numpy_kind(t) == "array":
             return holds_objects(x) and someones(x.tolist(), depth + 1)
-        return is_heap(t) and kind(x) is UNTRUSTED and not library_class(t)
+        return is_heap(t) and kind(x) is UNTRUSTED and not library_class(t) and not is_mark(t)
 
     def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
         """`owner.name(...)` as the tests wrote it (`np.allclose(out, exp)`, `x.append(y)`).
@@ -1290,6 +1508,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 if original is not missing:
                     f = original
         t = _type(f)
+        if name in mock_asserts and is_mock(owner):
+            return mock_assert(owner, name, args, kwargs)
+        where = iter_callers.get(name)
+        if where is not None and _type(owner) is module_type and module_name(owner) == "itertools":
+            index, key = where
+            if _len(args) > index:
+                args = (*args[:index], no_stop(args[index]), *args[index + 1:])
+            elif key is not None and key in kwargs:
+                kwargs = {**kwargs, key: no_stop(kwargs[key])}
         if t is method_type and kind(reduce(method_self(f))) is UNTRUSTED:
             return f(*args, **kwargs)
         if t is method_type:
@@ -1298,11 +1525,21 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             fn = f
         if t is function_type and code_category(getters["__code__"](fn)) != LIBRARY:
             return f(*args, **kwargs)  # the tests' own or the candidate's
+        if t is function_type and (code_of(fn).co_name, code_of(fn).co_filename.rpartition("/")[2]) in copying:
+            return f(*args, **kwargs)  # builds a copy: compares nothing (dataclasses.replace)
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
             return f(*args, **kwargs)
-        if _all(_type(a) in scalar_types for a in args) and _all(_type(v) in scalar_types for v in kwargs.values()):
+        # A bound builtin method compares its owner's content with the arguments
+        # (`[2, 3].index(got)`, `{2: 1}.get(got)`, `expected.count(got)`): the owner is one of
+        # the values, unless the method only stores or moves (`results.append(obj)`).
+        owner_part: tuple[Any, ...] = ()
+        if t is builtin_type and _type(builtin_self(f)) is not module_type and name not in storing:
+            held = reduce(builtin_self(f))
+            owner_part = (_list(held) if _type(held) is _dict else held,)  # a dict compares its keys
+        if not owner_part and _all(_type(a) in scalar_types for a in args) and _all(
+                _type(v) in scalar_types for v in kwargs.values()):
             return f(*args, **kwargs)  # nothing but plain scalars: nobody's methods run
-        values = [reduce(a) for a in args] + [reduce(v) for v in kwargs.values()]
+        values = [reduce(a) for a in args] + [reduce(v) for v in kwargs.values()] + _list(owner_part)
         if _any(someones(v) for v in values) and _any(trusted(v) and not neutral(v) for v in values):
             msg = f"{getattr_(f, '__name__', _type(f).__name__)}() given an object the grader does not trust and a value to compare it with"
             log(("fail", "hard", 0, "failed", msg))
@@ -1314,7 +1551,10 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         # `abs` cannot answer for the test; a custom class keeps its own __abs__ (a vector norm).
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
-        return real_abs(reduce(x))
+        r = reduce(x)
+        if _type(r) is Decimal:
+            return dec_abs(r)  # the default context's rounding, not the candidate's
+        return real_abs(r)
 
     def chain(idxs: tuple, left: Any, *thunks: Any) -> bool:
         if forked[0]:
@@ -1383,8 +1623,47 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             raise err
         raise _assertion_error(msg)
 
-    helpers = {TRUTH: truth, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs, ASSERT: check, SOFT: soft, APPROX: mark_approx,
-               CALL: call, "__rlvr_strict_eq__": strict_eq, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
+    class_runtime_error = RuntimeError
+    _stop = StopIteration
+
+    def no_stop(fn: Any) -> Any:
+        """fn, with a StopIteration out of it turned into a RuntimeError (as PEP 479 does for
+        generators): a C iterator calling it (map, filter, itertools.starmap ...) would take
+        it for its own end, and the tests would see fewer values and compare nothing."""
+        if fn is None:
+            return None
+
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except _stop as exc:
+                raise class_runtime_error("StopIteration raised by a function the tests iterate over") from exc
+        return guarded
+
+    real_map, real_filter, real_iter = pristine["map"], pristine["filter"], pristine["iter"]
+    # itertools functions that call a function, and where it is: (positional index, keyword)
+    iter_callers = {"starmap": (0, None), "takewhile": (0, None), "dropwhile": (0, None), "filterfalse": (0, None),
+                    "accumulate": (1, "func"), "groupby": (1, "key")}
+
+    def iterate(f: Any, *args: Any, **kwargs: Any) -> Any:
+        """`map(fn, ...)`, `filter(fn, ...)`, `iter(fn, sentinel)` as the tests wrote them."""
+        if args and (f is real_map or f is real_filter or (f is real_iter and _len(args) == 2)):
+            return f(no_stop(args[0]), *args[1:], **kwargs)
+        return f(*args, **kwargs)
+
+    def match_subject(subject: Any, captures_only: bool) -> Any:
+        r = reduce(subject)
+        if trusted(r):
+            return r
+        if captures_only:
+            return subject
+        msg = f"a match statement on a {_type(subject).__name__} object is not trusted"
+        log(("fail", "hard", 0, "failed", msg))
+        raise mismatch(msg)
+
+    helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs,
+               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, "__rlvr_strict_eq__": strict_eq,
+               "__rlvr_reduce__": reduce, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict
@@ -1416,10 +1695,10 @@ def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], A
     assertLogs and the identity asserts (assertIs, assertIsNone ...) compare nothing an object
     can answer for and stay unittest's own."""
     eq, cmp, truth, op = helpers["__rlvr_strict_eq__"], helpers[CMP], helpers[TRUTH], helpers[OP]
+    reduce = helpers["__rlvr_reduce__"]
     _str, _repr, _type, _issubclass, _round, _abs, _isinstance = str, repr, type, issubclass, round, abs, isinstance
-    _list, _tuple, _dict, _set, _frozenset, _len = list, tuple, dict, set, frozenset, len
+    _list, _tuple, _dict, _set, _frozenset, _len, _bytes = list, tuple, dict, set, frozenset, len, bytes
     _search = __import__("re").search
-    str_str = str.__str__
     mismatch = StrictMismatch
 
     def fail(default: str, msg: Any = None) -> BaseException:
@@ -1514,6 +1793,16 @@ def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], A
                 raise fail(f"{show(first)} != {show(second)}", msg)
         return assert_typed
 
+    def assert_sequence_equal(first, second, msg=None, seq_type=None):  # noqa: ANN001
+        """Element by element, as unittest documents it: `(2, 3)` and `[2, 3]` are equal."""
+        if seq_type is not None and not (_isinstance(first, seq_type) and _isinstance(second, seq_type)):
+            raise fail(f"{show(first)} != {show(second)}", msg)
+        a, b = reduce(first), reduce(second)
+        if _type(a) in (_list, _tuple) and _type(b) in (_list, _tuple):
+            a, b = _list(a), _list(b)
+        if not eq(a, b):
+            raise fail(f"{show(first)} != {show(second)}", msg)
+
     def assert_count_equal(first, second, msg=None):  # noqa: ANN001
         rest = _list(second)
         for x in _list(first):
@@ -1526,12 +1815,25 @@ def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], A
         if rest:
             raise fail(f"element counts differ: {show(rest[0])}", msg)
 
+    def text_of(text: Any) -> Any:
+        """The str or bytes a regex assert searches (bytes with a bytes pattern, as re does)."""
+        value = reduce(text)
+        return value if _type(value) is _str or _type(value) is _bytes else None
+
+    def searched(regex: Any, text: Any) -> Any:
+        try:
+            return _search(regex, text)
+        except TypeError:  # a str pattern on bytes or the reverse: no match
+            return None
+
     def assert_regex(text, regex, msg=None):  # noqa: ANN001
-        if not _isinstance(text, _str) or _search(regex, str_str(text)) is None:
+        value = text_of(text)
+        if value is None or searched(regex, value) is None:
             raise fail(f"regex {regex!r} did not match {show(text)}", msg)
 
     def assert_not_regex(text, regex, msg=None):  # noqa: ANN001
-        if not _isinstance(text, _str) or _search(regex, str_str(text)) is not None:
+        value = text_of(text)
+        if value is None or searched(regex, value) is not None:
             raise fail(f"regex {regex!r} matched {show(text)}", msg)
 
     def assert_dict_contains_subset(subset, dictionary, msg=None):  # noqa: ANN001
@@ -1539,7 +1841,6 @@ def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], A
             if not holds(cmp(8, k, _list(dictionary))) or not eq(dictionary[k], v):
                 raise fail(f"{show(k)} missing or different", msg)
 
-    seq = (_list, _tuple)
     table = {
         "fail": test_fail,
         "assertEqual": assert_equal, "assertEquals": assert_equal, "failUnlessEqual": assert_equal,
@@ -1556,7 +1857,7 @@ def unittest_asserts(helpers: dict[str, Any], log: Callable[[tuple[Any, ...]], A
         "assertIsInstance": assert_is_instance, "assertNotIsInstance": assert_not_is_instance,
         "assertListEqual": typed_equal(_list), "assertTupleEqual": typed_equal(_tuple),
         "assertSetEqual": typed_equal((_set, _frozenset)), "assertDictEqual": typed_equal(_dict),
-        "assertSequenceEqual": typed_equal(seq), "assertMultiLineEqual": typed_equal(_str),
+        "assertSequenceEqual": assert_sequence_equal, "assertMultiLineEqual": typed_equal(_str),
         "assertCountEqual": assert_count_equal, "assertItemsEqual": assert_count_equal,
         "assertRegex": assert_regex, "assertRegexpMatches": assert_regex,
         "assertNotRegex": assert_not_regex, "assertNotRegexpMatches": assert_not_regex,
