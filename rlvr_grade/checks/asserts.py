@@ -43,6 +43,33 @@ def join_program(prompt: str, completion: str) -> str:
     return prompt + "\n" + completion
 
 
+
+def prompt_helpers(prompt: str, entry: str) -> str:
+    """The HumanEval prompt's own definitions other than the entry point (HumanEval/32's
+    `poly`, /38's `encode_cyclic`, /50's `encode_shift`), with its imports, as source to put
+    before the tests: the tests call them, and the program is prompt + completion, so a
+    completion that redefines one would decide the check (an identity `decode_cyclic` with an
+    identity `encode_cyclic` passes). The tests take them from the prompt alone; the
+    candidate's code keeps its own. "" when the prompt defines no other function or class
+    (or does not parse on its own)."""
+    import ast
+
+    try:
+        tree = ast.parse(prompt)
+    except SyntaxError:
+        return ""
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    keep = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom)) or (isinstance(n, defs) and n.name != entry)]
+    if not any(isinstance(n, defs) for n in keep):
+        return ""
+    lines = prompt.splitlines()
+    parts = []
+    for n in keep:
+        first = min([n.lineno] + [d.lineno for d in getattr(n, "decorator_list", [])])
+        parts.append("\n".join(lines[first - 1:n.end_lineno]))
+    return "\n\n".join(parts) + "\n\n\n"
+
+
 def code_check(style: str, ids: Callable[[str], tuple[str, ...]], program: str, tests: str, opts: CheckOptions, setup: str = "") -> Check:
     """A check of a code style (asserts, pytest): `ids(tests)` gives the expected test ids."""
     if not tests.strip():

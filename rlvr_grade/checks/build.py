@@ -31,7 +31,7 @@ def build_check(rollout: Rollout, opts: CheckOptions) -> Check:
     if opts.preset == "humaneval":
         prompt = row_text(row, "prompt", "prompt")
         entry = row_text(row, "entry_point", "entry_point")
-        tests = row_text(row, opts.tests_col, "tests") + f"\n\ncheck({entry})\n"
+        tests = asserts.prompt_helpers(prompt, entry) + row_text(row, opts.tests_col, "tests") + f"\n\ncheck({entry})\n"
         return asserts.build(asserts.join_program(prompt, completion), tests, opts)
     if opts.preset == "mbpp":
         tests = tests_text(row.get(opts.tests_col), opts.tests_col)
