@@ -378,3 +378,17 @@ def test_a_stopiteration_out_of_a_function_the_tests_map_is_an_error():
         with pytest.raises(RuntimeError):
             run(tests, {"f": f})
     assert run("assert list(map(abs, [-1])) == [1] and list(filter(None, [0, 1])) == [1]")[0]
+
+
+def test_the_plain_branch_runs_on_copies_of_what_it_checked():
+    """A list the candidate still holds could be changed by a thread of its own between the
+    check and the comparison (a liar swapped in after a plain value was seen): the plain
+    branch runs on a copy of exactly what was checked. Functions that write through their
+    arguments never take it (the caller sees what they change)."""
+    plain = strict.make_namespace()[strict.PLAIN]
+    got = [1, [2, {"k": (3,)}]]
+    copied = plain((), (), (got,))
+    assert copied == (got,) and copied[0] is not got and copied[0][1] is not got[1]
+    assert plain((), (), ([Liar()],)) is None and plain(("len",), (lambda x: 0,), ()) is None
+    ok, log = run("def fill(out):\n    out.append(1)\nxs = []\nfill(xs)\nassert xs == [1]")
+    assert ok and not log

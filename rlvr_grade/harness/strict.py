@@ -252,11 +252,19 @@ class StrictRewriter(ast.NodeTransformer):
             a = node.args
             params = [p.arg for p in (*a.posonlyargs, *a.args, *([a.vararg] if a.vararg else []),
                                       *a.kwonlyargs, *([a.kwarg] if a.kwarg else []))]
-            test = ast.Call(func=helper_ref(PLAIN), args=[
+            check = ast.Call(func=helper_ref(PLAIN), args=[
                 ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load()),
                 ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Load()) for n in names], ctx=ast.Load()),
                 ast.Tuple(elts=[ast.Name(id=p, ctx=ast.Load()) for p in params], ctx=ast.Load()),
             ], keywords=[])
+            # if (__rlvr_args := PLAIN(...)) is not None: (a, b) = __rlvr_args; <plain body>
+            held = ast.NamedExpr(target=ast.Name(id="__rlvr_args", ctx=ast.Store()), value=check)
+            test = ast.Compare(left=held, ops=[ast.IsNot()], comparators=[ast.Constant(None)])
+            if params:
+                rebind = ast.Assign(targets=[ast.Tuple(elts=[ast.Name(id=p, ctx=ast.Store()) for p in params],
+                                                       ctx=ast.Store())],
+                                    value=ast.Name(id="__rlvr_args", ctx=ast.Load()))
+                plain_body = [rebind, *plain_body]
             dual = ast.If(test=test, body=plain_body, orelse=node.body[len(doc):])
             node.body = node.body[:len(doc)] + [_located(dual, node.body[len(doc)])]
         self.handled, self.in_plain = handled, in_plain
@@ -493,12 +501,63 @@ def _nested_scopes(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+# Builtins and methods that read their argument or owner and change nothing (see _only_read).
+_READING_BUILTINS = frozenset(("len", "sorted", "sum", "min", "max", "abs", "list", "tuple", "set", "frozenset",
+                               "dict", "str", "int", "float", "complex", "bool", "bytes", "isinstance", "enumerate",
+                               "zip", "range", "reversed", "any", "all", "round", "repr", "hash", "iter", "divmod",
+                               "pow", "ord", "chr", "hex", "oct", "bin", "format", "ascii", "map", "filter"))
+_READING_METHODS = frozenset(("count", "index", "get", "keys", "values", "items", "copy", "startswith", "endswith",
+                              "find", "rfind", "split", "rsplit", "strip", "lstrip", "rstrip", "lower", "upper",
+                              "join", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "replace",
+                              "issubset", "issuperset", "isdisjoint", "union", "intersection", "difference",
+                              "symmetric_difference", "real", "imag", "conjugate", "bit_length", "is_integer",
+                              "encode", "decode", "format", "splitlines", "partition", "rpartition", "zfill"))
+
+
+def _only_read(fn: ast.AST) -> bool:
+    """Whether every use of fn's parameters only reads them (compared, computed with, indexed,
+    iterated, handed to a reading builtin or method): then fn may run on copies of its
+    arguments (see make_namespace's plain_call) and nobody can tell."""
+    a = fn.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}
+    parents: dict[int, ast.AST] = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    for node in ast.walk(fn):
+        if type(node) is not ast.Name or node.id not in params:
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return False  # rebound: fine in itself, but then what is read is not the argument
+        parent = parents.get(id(node))
+        t = type(parent)
+        if t in (ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.FormattedValue, ast.IfExp):
+            continue
+        if t is ast.Subscript and parent.value is node and isinstance(parent.ctx, ast.Load):
+            continue
+        if t is ast.Subscript and parent.slice is node:
+            continue
+        if t in (ast.For, ast.AsyncFor, ast.comprehension) and parent.iter is node:
+            continue
+        if t is ast.Call and node in parent.args and isinstance(parent.func, ast.Name) and parent.func.id in _READING_BUILTINS:
+            continue
+        if t is ast.Attribute and isinstance(parent.ctx, ast.Load) and parent.attr in _READING_METHODS:
+            continue
+        if t is ast.Call and node in parent.args:
+            callee = parent.func
+            if isinstance(callee, ast.Attribute) and callee.attr in _READING_METHODS:
+                continue
+        return False
+    return True
+
+
 def plain_functions(tree: ast.AST) -> dict[int, tuple[str, ...]]:
     """The functions of `tree` (by id of their def node) whose body may run with Python's
     operators when their arguments are plain data, each with the builtins it reads: functions
     that read nothing but their own locals and arguments, builtins not named in _REACHING
     (and not rebound at module level), and other such functions defined once at module level;
-    that import nothing and declare no global or nonlocal. What they compute is then a
+    that import nothing and declare no global or nonlocal, and only read their arguments
+    (_only_read: they run on copies). What they compute is then a
     function of plain data alone: no object of anyone's can take part (StrictRewriter checks
     the arguments and the builtins when it is called, see make_namespace's `plain_call`)."""
     module_bound, _, _ = _scope_names(ast.ClassDef(name="", bases=[], keywords=[], body=list(getattr(tree, "body", [])),
@@ -546,7 +605,7 @@ def plain_functions(tree: ast.AST) -> dict[int, tuple[str, ...]]:
             return helper is not None and id(helper) in ok
         return name in _PLAIN_BUILTINS
 
-    ok = {id(f) for f in functions if escapes[id(f)] is not None}
+    ok = {id(f) for f in functions if escapes[id(f)] is not None and _only_read(f)}
     changed = True
     while changed:
         changed = False
@@ -1292,16 +1351,46 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
     pristine = _PRISTINE_BUILTINS
 
-    def plain_call(names: tuple[str, ...], values: tuple[Any, ...], args: tuple[Any, ...]) -> bool:
+    def plain_call(names: tuple[str, ...], values: tuple[Any, ...], args: tuple[Any, ...]) -> Any:
         """Whether a function of the tests may run its Python-operator body (see
         StrictRewriter.visit_FunctionDef): every builtin it reads is the pristine one, every
-        argument is plain data, exactly builtin all the way down."""
+        argument is plain data, exactly builtin all the way down. Then a copy of the
+        arguments, which the body runs on (a list the candidate still holds could be changed
+        by a thread of its own between this check and the body's comparisons), else None."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
         for name, value in _zip(names, values):
             if value is not pristine.get(name, missing):
-                return False
-        return plain(args)
+                return None
+        copied = plain_copy(args, 0)
+        return None if copied is missing else copied
+
+    def plain_copy(x: Any, depth: int) -> Any:
+        """A copy of x made of what was read and checked (exactly builtin, all the way
+        down), or `missing`."""
+        t = _type(x)
+        if t in scalar_types:
+            return x
+        if depth > 200:
+            return missing
+        if t is _list or t is _tuple or t is _set or t is _frozenset:
+            items = _list(x) if t is _list else x  # list(): one read of a list someone may change
+            out = []
+            for v in items:
+                c = plain_copy(v, depth + 1)
+                if c is missing:
+                    return missing
+                out.append(c)
+            return out if t is _list else t(out)
+        if t is _dict:
+            out_d = {}
+            for k, v in _list(dict_items(x)):
+                ck, cv = plain_copy(k, depth + 1), plain_copy(v, depth + 1)
+                if ck is missing or cv is missing:
+                    return missing
+                out_d[ck] = cv
+            return out_d
+        return missing
 
     def order(op: Any, a: Any, b: Any) -> bool:
         a, b = reduce(a), reduce(b)
