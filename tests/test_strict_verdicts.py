@@ -392,3 +392,18 @@ def test_the_plain_branch_runs_on_copies_of_what_it_checked():
     assert plain((), (), ([Liar()],)) is None and plain(("len",), (lambda x: 0,), ()) is None
     ok, log = run("def fill(out):\n    out.append(1)\nxs = []\nfill(xs)\nassert xs == [1]")
     assert ok and not log
+
+
+def test_a_classes_own_eq_decides_only_when_written_in_the_program_or_the_tests():
+    """ClassEval compares the candidate's objects by their class's own __eq__ (solution.py);
+    an __eq__ generated elsewhere (attrs, exec) compares fields with Python's ==: by state."""
+    ns: dict = {}
+    exec(compile("class Money:\n    def __init__(s, v):\n        s.v = v\n"
+                 "    def __eq__(s, o):\n        return isinstance(o, Money) and abs(s.v - o.v) < 1\n",
+                 "solution.py", "exec"), ns)
+    assert run("assert Money(1) == Money(1.5)", {"Money": ns["Money"]})[0]  # its own lenient __eq__
+    gen: dict = {}
+    exec(compile("class Rec:\n    def __init__(s, v):\n        s.v = v\n    def __eq__(s, o):\n        return s.v == o.v\n",
+                 "<attrs generated eq Rec>", "exec"), gen)
+    assert not run("assert Rec(got) == Rec(2)", {"Rec": gen["Rec"], "got": Liar()})[0]
+    assert run("assert Rec(2) == Rec(2) and Rec(2) != Rec(3)", {"Rec": gen["Rec"]})[0]

@@ -1237,9 +1237,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
     def eq_of(t: type) -> Any:
         """How two objects of type t nobody vouches for compare when t's `__eq__` is not code
-        the candidate or the tests wrote: None when it is (own_eq then); else a function
-        comparing their state here. A class's __eq__ written in Python in a library file, or
-        made by `dataclasses` (its code is a "<string>"), or a C one (SimpleNamespace)."""
+        the candidate or the tests wrote (in the program's or the tests' file): None when it
+        is (own_eq then); else a function comparing their state here. A C `__eq__`
+        (SimpleNamespace), a library's (pathlib, attrs), one `dataclasses` or `exec` made."""
         for cls in mro_of(t):
             fn = class_dict(cls).get("__eq__")
             if fn is None:
@@ -1248,12 +1248,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 return None  # identity (a is b was answered already): own_eq says False
             if t in path_types:
                 return paths_eq
-            if _type(fn) is function_type:
-                filename = code_of(fn).co_filename
-                if not startswith(filename, library) and filename != "<string>":
-                    return None  # the candidate's or the tests' own __eq__
+            if _type(fn) is function_type and code_of(fn).co_filename.rpartition("/")[2] in own_files:
+                return None  # the candidate's or the tests' own __eq__ (the tests' is rewritten)
             return state_eq
         return None
+
+    own_files = frozenset(("solution.py", "tests.py", "test_solution.py"))  # runner's file names
 
     def paths_eq(a: Any, b: Any, depth: int) -> bool:
         """pathlib paths of one exact type: their text, as pathlib's own __str__ makes it
