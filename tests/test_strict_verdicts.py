@@ -11,7 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlvr_grade.harness import strict
+from rlvr_grade.harness import provenance, strict
+
+# What the worker vouches for is what is alive before the candidate runs (provenance.scan):
+# scanned here, before this module's classes exist, so they count as the candidate's, as
+# they would in a check.
+REGISTRY = provenance.make_registry()
+REGISTRY.scan()
 
 
 class Liar:
@@ -45,7 +51,7 @@ def run(tests: str, env: dict | None = None) -> tuple[bool, list]:
     failures logged)."""
     log = strict.failure_log()
     ns = {**(env or {}), "__builtins__": strict.pristine_builtins()}
-    code = strict.link(compile(strict.rewrite(ast.parse(tests)), "tests.py", "exec"), strict.make_namespace(log))
+    code = strict.link(compile(strict.rewrite(ast.parse(tests)), "tests.py", "exec"), strict.make_namespace(log, registry=REGISTRY))
     try:
         exec(code, ns)
     except AssertionError:
@@ -218,7 +224,7 @@ def _plant(value, path: list[int]):
     return Liar()
 
 
-_SAME = strict.link(compile(strict.rewrite(ast.parse(HELPERS)), "tests.py", "exec"), strict.make_namespace())
+_SAME = strict.link(compile(strict.rewrite(ast.parse(HELPERS)), "tests.py", "exec"), strict.make_namespace(registry=REGISTRY))
 _NS: dict = {"__builtins__": strict.pristine_builtins()}
 exec(_SAME, _NS)
 
@@ -385,7 +391,7 @@ def test_the_plain_branch_runs_on_copies_of_what_it_checked():
     check and the comparison (a liar swapped in after a plain value was seen): the plain
     branch runs on a copy of exactly what was checked. Functions that write through their
     arguments never take it (the caller sees what they change)."""
-    plain = strict.make_namespace()[strict.PLAIN]
+    plain = strict.make_namespace(registry=REGISTRY)[strict.PLAIN]
     got = [1, [2, {"k": (3,)}]]
     copied = plain((), (), (got,))
     assert copied == (got,) and copied[0] is not got and copied[0][1] is not got[1]

@@ -1248,7 +1248,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 return None  # identity (a is b was answered already): own_eq says False
             if t in path_types:
                 return paths_eq
-            if _type(fn) is function_type and code_of(fn).co_filename.rpartition("/")[2] in own_files:
+            if (_type(fn) is function_type and code_category(getters["__code__"](fn)) != LIBRARY
+                    and getters["__code__"](fn).co_filename.rpartition("/")[2] in own_files):
                 return None  # the candidate's or the tests' own __eq__ (the tests' is rewritten)
             return state_eq
         return None
@@ -1614,7 +1615,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             fn = f
         if t is function_type and code_category(getters["__code__"](fn)) != LIBRARY:
             return f(*args, **kwargs)  # the tests' own or the candidate's
-        if t is function_type and (code_of(fn).co_name, code_of(fn).co_filename.rpartition("/")[2]) in copying:
+        if t is function_type and (getters["__code__"](fn).co_name, getters["__code__"](fn).co_filename.rpartition("/")[2]) in copying:
             return f(*args, **kwargs)  # builds a copy: compares nothing (dataclasses.replace)
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
             return f(*args, **kwargs)
@@ -1736,11 +1737,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
     def iterate(f: Any, *args: Any, **kwargs: Any) -> Any:
         """`map(fn, ...)`, `filter(fn, ...)`, `iter(fn, sentinel)` as the tests wrote them."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         if args and (f is real_map or f is real_filter or (f is real_iter and _len(args) == 2)):
             return f(no_stop(args[0]), *args[1:], **kwargs)
         return f(*args, **kwargs)
 
     def match_subject(subject: Any, captures_only: bool) -> Any:
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
         r = reduce(subject)
         if trusted(r):
             return r
