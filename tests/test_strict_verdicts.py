@@ -413,3 +413,16 @@ def test_a_classes_own_eq_decides_only_when_written_in_the_program_or_the_tests(
                  "<attrs generated eq Rec>", "exec"), gen)
     assert not run("assert Rec(got) == Rec(2)", {"Rec": gen["Rec"], "got": Liar()})[0]
     assert run("assert Rec(2) == Rec(2) and Rec(2) != Rec(3)", {"Rec": gen["Rec"]})[0]
+
+
+def test_a_mapping_of_the_tests_looked_up_with_an_untrusted_key_is_refused():
+    """C3's sibling: `{2: "ok"}[got]` finds the key by got's hash and __eq__."""
+
+    class HashLiar(Liar):
+        def __hash__(self):
+            return hash(2)
+
+    assert not run("assert {2: 'ok'}[got] == 'ok'", {"got": HashLiar()})[0]
+    assert not run("d = {2: 'ok'}\nassert d.get(got) == 'ok'", {"got": HashLiar()})[0]
+    ok, log = run("d = {2: 'ok', k: 'own'}\nassert d[2] == 'ok' and [1, 2][1] == 2 and {k: 1}[k] == 1", {"k": Liar()})
+    assert ok and not log

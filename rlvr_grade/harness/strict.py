@@ -45,6 +45,7 @@ ASSERT = "__rlvr_assert__"
 APPROX = "__rlvr_approx__"
 MATCH = "__rlvr_match__"
 ITERATE = "__rlvr_iterate__"
+ITEM = "__rlvr_item__"
 CALL = "__rlvr_call__"
 UNITTEST = "__rlvr_unittest__"
 PLAIN = "__rlvr_plain__"
@@ -61,7 +62,8 @@ UNITTEST_METHODS = frozenset((
     "assertRegex", "assertRegexpMatches", "assertNotRegex", "assertNotRegexpMatches", "assertDictContainsSubset",
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
-                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__"))
+                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
+                      "__rlvr_item__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -294,6 +296,14 @@ class StrictRewriter(ast.NodeTransformer):
         node.subject = _located(ast.Call(func=helper_ref(MATCH), args=[node.subject, ast.Constant(captures_only)],
                                          keywords=[]), node.subject)
         return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        """`expected[got]`: a dict finds a key by the key's hash and `==`, so a liar used as
+        the key answers (`{2: "ok"}[got]`); read through __rlvr_item__ (see make_namespace)."""
+        self.generic_visit(node)
+        if not self._deciding() or not isinstance(node.ctx, ast.Load) or isinstance(node.slice, (ast.Slice, ast.Constant)):
+            return node
+        return _located(ast.Call(func=helper_ref(ITEM), args=[node.value, node.slice], keywords=[]), node)
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
         self.generic_visit(node)
@@ -1743,6 +1753,23 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return f(no_stop(args[0]), *args[1:], **kwargs)
         return f(*args, **kwargs)
 
+    def item(container: Any, key: Any) -> Any:
+        """`container[key]` as the tests wrote it: a mapping the grader trusts, looked up with
+        an object nobody vouches for as the key, is refused (its __eq__ would say which key
+        it is); anything else is Python's subscript."""
+        if _type(key) in scalar_types:
+            return container[key]
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        held = reduce(container)
+        if _type(held) is _dict or _type(held) is OrderedDict:
+            k = reduce(key)
+            if someones(k) and _any(trusted(x) and not neutral(x) for x in _list(held)):
+                msg = f"a {_type(key).__name__} object used as a key of the tests' mapping is not trusted"
+                log(("fail", "hard", 0, "failed", msg))
+                raise mismatch(msg)
+        return container[key]
+
     def match_subject(subject: Any, captures_only: bool) -> Any:
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
@@ -1755,7 +1782,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         log(("fail", "hard", 0, "failed", msg))
         raise mismatch(msg)
 
-    helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs,
+    helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs,
                ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
