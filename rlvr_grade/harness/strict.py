@@ -1761,10 +1761,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return container[key]
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
+        k = reduce(key)
+        if not someones(k):
+            return container[key]  # a key of plain values (a tuple of ints): nobody's __eq__ runs
         held = reduce(container)
         if _type(held) is _dict or _type(held) is OrderedDict:
-            k = reduce(key)
-            if someones(k) and _any(trusted(x) and not neutral(x) for x in _list(held)):
+            if _any(trusted(x) and not neutral(x) for x in _list(held)):
                 msg = f"a {_type(key).__name__} object used as a key of the tests' mapping is not trusted"
                 log(("fail", "hard", 0, "failed", msg))
                 raise mismatch(msg)
