@@ -52,8 +52,14 @@ class ScoreOptions:
     cache: str | None = None
     # The environment checks run in (rlvr_grade/envs): a requirements file (built first if it
     # is not yet), a name or an id of a built one, or "default"; None: the default environment.
-    # A row's `env` column (CheckOptions.env_col) overrides it.
-    env: str | None = None
+    # A row's `env` column (CheckOptions.env_col) overrides it. From Python, an
+    # envs.Environment may be given itself.
+    env: Any = None
+    # What each environment's seed imports before forking the checks (local backend): None,
+    # the import names of the packages the environment's spec names; "none" (or ()),
+    # nothing; else these modules ("pandas,numpy" or a tuple). Never part of the cache key:
+    # a check runs the same either way, only sooner.
+    preload: str | tuple[str, ...] | None = None
 
     @property
     def workers(self) -> int:
@@ -147,6 +153,7 @@ class Grader:
                 if self._hide:  # every backend takes `hide` (those with nothing local to hide ignore it)
                     opts.setdefault("hide", self._hide)
                 self._backend = make_backend(self.options.backend, self.options.workers, **opts)
+                self._backend.environment_options(preload=self.options.preload, progress=self._env_progress)
             return self._backend
 
     def start(self) -> "Grader":
@@ -162,6 +169,9 @@ class Grader:
             # The pool belongs to the backend, not to this Grader: a Grader dropped without
             # close() over a backend its caller keeps must not take the workers with it.
             backend = self.backend
+            env = self.environment
+            # Its workers start first (and a seed that cannot preload it is exit 2 here).
+            backend.use_environment("" if env is None or env.default else env.id)
             executor = _POOLS.get(backend)
             if executor is None or executor._shutdown:  # type: ignore[attr-defined]
                 executor = _POOLS[backend] = ThreadPoolExecutor(max_workers=self.options.workers, thread_name_prefix="rlvr-grade")
@@ -235,13 +245,17 @@ class Grader:
                 from rlvr_grade import envs
 
                 ref = self.options.env
-                # "default" needs no folder until the root is built from it (phase B).
-                env = envs.resolve(ref, build=True, progress=self._env_progress) if ref and ref.strip() != "default" else None
+                if ref is not None and not isinstance(ref, str):
+                    env = ref  # an envs.Environment already (Python callers, tests)
+                else:  # "default": the backend builds its folder when it first needs it
+                    env = envs.resolve(ref, build=True, progress=self._env_progress) if ref and ref.strip() != "default" else None
                 if env is not None and not env.default and not self.backend.environments:
                     raise envs.EnvError(
                         f"the {self.options.backend} backend cannot run checks in an environment yet",
                         tip="use --backend beam, or leave out --env",
                     )
+                if env is not None:
+                    self.backend.add_environment(env)
                 self._environment = env if env is not None else False
             return self._environment or None
 
@@ -267,6 +281,7 @@ class Grader:
                 found = InvalidRow(f"env column {col!r}: {exc}" + (f" ({exc.tip})" if exc.tip else ""))
             else:
                 found = "" if env.default else env.id
+                self.backend.add_environment(env)
             self._row_envs[value] = found
         if isinstance(found, InvalidRow):
             raise found

@@ -260,12 +260,18 @@ def _host_ns() -> dict[str, int | None]:
     return out
 
 
-def diagnose(mode: str = "auto") -> Report:
+def diagnose(mode: str = "auto", env: str | None = None) -> Report:
     """Start the local sandbox the way `score` would, run one probe check in it, and report
-    every protection as found. Raises SandboxError when no sandbox process can start at all."""
+    every protection as found, and the root of a check in environment `env` (a name, id or
+    requirements file already built; None: the default environment). Raises SandboxError
+    when no sandbox process can start at all."""
+    from rlvr_grade import envs
     from rlvr_grade.harness.splitting import assert_ids
     from rlvr_grade.sandbox.local import LocalBackend
     from rlvr_grade.types import Check, Limits
+
+    found = envs.resolve(env, build=False) if env else None
+    env_id = "" if found is None or found.default else found.id
 
     facts = _host_facts()
     token = "TOKEN-" + uuid.uuid4().hex
@@ -284,7 +290,8 @@ def diagnose(mode: str = "auto") -> Report:
     program = (PROBE.replace("PORT", str(listener.port)).replace("SECRETS", repr([secret]))
                .replace("PLANTED", repr([secret, *planted_elsewhere]))
                .replace("GRADER_PID", str(os.getpid())))
-    backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode)
+    backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode, preload=())
+    backend.use_environment(env_id)
     watch = None
     try:
         backend.start()
@@ -292,7 +299,7 @@ def diagnose(mode: str = "auto") -> Report:
         tests = "assert True\n"
         ex = backend.run(Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
                                limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256),
-                               options=(("guard", False),)))
+                               options=(("guard", False),), env=env_id))
         isolation = backend.isolation()
     finally:
         occupied = watch.close() if watch is not None else []
@@ -309,7 +316,7 @@ def diagnose(mode: str = "auto") -> Report:
         raise SandboxError(f"the doctor's probe check did not report (stderr: {ex.stderr.strip()[-300:]!r})")
     seen = json.loads(line[len("RLVR-DOCTOR "):])
     seen["cgroup_inside"], seen["cgroup"] = seen["cgroup"], occupied
-    root_lines, expected_top = _root_contents()
+    root_lines, expected_top = _root_contents(env_id)
     protections = _judge(seen, facts, isolation, _host_ns(), listener.accepted, cwd, expected_top)
     by_name = {p.name: p for p in protections}
     refuses = not (by_name["network"].active and by_name["read-only root"].active)
@@ -340,14 +347,14 @@ def _plant(token: str) -> list[str]:
     return out
 
 
-def _root_contents() -> tuple[list[str], set[str]]:
-    """(what a Python check's root holds, one line each; the names its / may list)."""
-    from rlvr_grade.sandbox import root
-    from rlvr_grade.sandbox.local import CHECK_PATH
+def _root_contents(env_id: str = "") -> tuple[list[str], set[str]]:
+    """(what a Python check's root holds in environment `env_id`, one line each, as that
+    environment's interpreter lists it; the names its / may list)."""
+    from rlvr_grade.sandbox.local import CHECK_PATH, world_of, world_root
 
     try:
-        layout = root.root_for("python", CHECK_PATH).layout()
-    except OSError as exc:
+        layout = world_root(world_of(env_id, preload=()), "python", CHECK_PATH).layout()
+    except (OSError, SandboxError) as exc:
         return [f"(could not list: {exc})"], set()
     top = {p.strip("/").split("/")[0] for p in [*layout.dirs, *(m for m, _ in layout.mounts), *(f for f, _ in layout.files),
                                                 *(lk for lk, _ in layout.links)]}

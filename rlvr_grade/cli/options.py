@@ -239,6 +239,7 @@ class Backend(Group):
 
     backend: BackendName = option(BackendName.local, help="Sandbox backend: local (namespaces, default), gvisor (runsc per check), beam (a Beam sandbox per check; needs the beam extra).", panel=BACKEND)
     env: Optional[str] = option(None, "--env", metavar="SPEC|NAME|ID", help="The environment checks run in: a requirements file (built first if need be), or a built one's name or id (see `rlvr-grade env`); part of the cache key. Default: stdlib + pytest.", panel=BACKEND)
+    preload: Optional[str] = option(None, "--preload", metavar="MOD,...|none", help="local backend: the modules each environment's seed imports before forking the checks (default: the packages its spec names; none: nothing). Never changes a verdict, only how soon it comes.", panel=BACKEND)
     cache: Optional[str] = option(None, "--cache", metavar="PATH", help=CACHE_HELP + " A rerun grades only rows it has not seen.", panel=BACKEND)
     no_cache: bool = option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once).", panel=BACKEND)
     max_infra_failures: int = option(20, help="Stop the run (exit 3) when this many checks in a row fail in the sandbox backend and a probe check fails too (0: never).", panel=BACKEND)
@@ -253,6 +254,13 @@ class Backend(Group):
     def validate(self) -> None:
         if self.max_infra_failures < 0 or self.backend_dead_after < 0:
             raise UsageError("--max-infra-failures and --backend-dead-after must be >= 0 (0 disables)")
+        if self.preload is not None:
+            from rlvr_grade.sandbox.local import preload_choice
+
+            try:
+                preload_choice(self.preload)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
 
     def cache_path(self) -> str | None:
         from rlvr_grade.cache import default_cache_path
@@ -379,7 +387,7 @@ def score_options(columns: Columns, grading: Grading, limits: Limits, backend: B
     run: dict[str, Any] = {}
     if backend is not None:
         run = dict(backend=backend.backend.value, backend_options=backend.backend_options(), cache=backend.cache_path(),
-                   env=backend.env, max_infra_failures=backend.max_infra_failures, backend_dead_after=backend.backend_dead_after)
+                   env=backend.env, preload=backend.preload, max_infra_failures=backend.max_infra_failures, backend_dead_after=backend.backend_dead_after)
     return ScoreOptions(checks=checks, reward=reward, concurrency=limits.concurrency, strict=grading.strict, **run)
 
 

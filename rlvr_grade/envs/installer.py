@@ -66,6 +66,8 @@ def version() -> str:
     """`uv X.Y.Z`, recorded with every environment it builds."""
     try:
         return subprocess.run([uv_bin(), "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    except EnvError:
+        return "python -m venv"  # no uv: create_venv's fallback (the default environment only)
     except (OSError, subprocess.CalledProcessError):
         return "uv"
 
@@ -166,8 +168,15 @@ def _name_of(requirement: str) -> str:
 
 def create_venv(path: str, interp: Interpreter) -> None:
     """An empty venv (no pip) at `path` for `interp`, relocatable: it is built in a temporary
-    folder and renamed into place."""
-    proc = run_uv(["venv", path, "--python", interp.executable, "--relocatable", "--no-project", "--quiet"], what="creating a venv")
+    folder and renamed into place. Without uv (a grader run by a bare system Python: only the
+    default environment, which installs nothing, is built then), the standard library's venv."""
+    try:
+        proc = run_uv(["venv", path, "--python", interp.executable, "--relocatable", "--no-project", "--quiet"], what="creating a venv")
+    except EnvError:
+        if shutil.which("uv") is not None:
+            raise
+        proc = subprocess.run([interp.executable, "-m", "venv", "--without-pip", path], capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         raise EnvError(f"cannot create a venv with {interp.executable}: {proc.stderr.strip()[-600:]}")
 

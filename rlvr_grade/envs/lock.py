@@ -84,9 +84,8 @@ def _installed(name: str):  # -> importlib.metadata.Distribution | None
 
 def default_closure() -> list:
     """The grader's installed distributions that make up the default environment: pytest and
-    everything it requires on this interpreter (markers evaluated, no extras)."""
-    from packaging.requirements import Requirement
-
+    everything it requires on this interpreter (markers evaluated, no extras). Without pytest
+    installed, none (and no `packaging` needed: pytest requires it)."""
     seen: dict[str, object] = {}
     todo = list(DEFAULT_ROOTS)
     while todo:
@@ -98,6 +97,8 @@ def default_closure() -> list:
             continue  # the grader runs without it (no pytest installed): the lock says so
         seen[name] = dist
         for text in dist.requires or ():
+            from packaging.requirements import Requirement
+
             req = Requirement(text)
             if req.marker is None or req.marker.evaluate({"extra": ""}):
                 todo.append(req.name)
@@ -115,7 +116,7 @@ def default_lock() -> Lock:
     small file under the environments folder, valid while no folder on sys.path changed (an
     install or uninstall renames a .dist-info folder: its parent's mtime moves)."""
     stamp = _path_stamp()
-    memo = os.path.join(_memo_dir(), ".default-lock.json")
+    memo = os.path.join(_memo_dir() or "/nonexistent", ".default-lock.json")
     try:
         with open(memo, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -136,10 +137,14 @@ def default_lock() -> Lock:
     return lock
 
 
-def _memo_dir() -> str:
+def _memo_dir() -> str | None:
+    from rlvr_grade.envs.errors import EnvError
     from rlvr_grade.envs.paths import envs_root
 
-    return envs_root()
+    try:
+        return envs_root()
+    except EnvError:  # no folder for environments: nothing remembered, computed every run
+        return None
 
 
 def _path_stamp() -> list:

@@ -25,6 +25,19 @@ class Backend:
     def start(self) -> None:
         """Bring the backend up (spawn workers, connect); raise SandboxError if it cannot."""
 
+    def use_environment(self, env_id: str) -> None:
+        """The environment most checks will run in ("" the default one), told before start():
+        a backend that prepares per environment prepares this one first."""
+
+    def environment_options(self, preload: Any = None, progress: Any = None) -> None:
+        """How environments are run: `preload` (ScoreOptions.preload: None, "none", "MOD,..."
+        or a tuple) for a backend whose seeds import modules before forking checks, and
+        `progress` (a callable taking a line) for building one on first use."""
+
+    def add_environment(self, env: Any) -> None:
+        """An environment (envs.Environment) checks may name by its id: the grader resolved
+        it, so the backend need not look it up again (nor in another environments folder)."""
+
     def run(self, check: Check) -> Execution:
         """Run one check to completion and report what happened. Blocking and thread-safe:
         the pool calls it from up to `concurrency` threads. Raises SandboxError when the

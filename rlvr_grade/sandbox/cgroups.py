@@ -15,7 +15,7 @@ ROOT = "/sys/fs/cgroup"
 # anyone's own.
 # LocalBackend's slots: f"{pid}-{instance}-slot{i}", "-py" for a slot's pytest-warm twin;
 # graders before the instance counter used f"{pid}-slot{i}". The pid is the grader's.
-SLOT_NAME = re.compile(r"([0-9]+)-(?:[0-9]+-)?slot[0-9]+(?:-py)?")
+SLOT_NAME = re.compile(r"([0-9]+)-(?:[0-9]+-)?slot[0-9]+(?:-[0-9a-f]{8})?(?:-py)?")  # -<env id> per environment
 # The one-check inner runner's (sandbox/inner.py, full mode): f"inner-{pid}-{token_hex(4)}".
 INNER_NAME = re.compile(r"inner-([0-9]+)-[0-9a-f]+")
 

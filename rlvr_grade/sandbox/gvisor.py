@@ -21,7 +21,6 @@ import secrets
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 from typing import Any
@@ -38,7 +37,9 @@ _ENV = {
     "PYTHONHASHSEED": "0",
     "PYTHONDONTWRITEBYTECODE": "1",
     "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-    "PYTHONPATH": PACKAGE_PARENT,
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
 }
 INSTALL_HINT = "apt-get install runsc  (Debian/Ubuntu; or https://gvisor.dev/docs/user_guide/install/)"
 
@@ -49,6 +50,7 @@ class GvisorBackend(RemoteBackend):
 
     name = "gvisor"
     runner_uid = CHECK_UID
+    environments = True  # a check's root is its environment's, its interpreter the environment's
 
     def __init__(
         self,
@@ -66,12 +68,14 @@ class GvisorBackend(RemoteBackend):
         self.runsc = runsc
         self.platform = platform
         self.grace_s = grace_s
-        self.python = python or sys.executable
+        self.python = python  # None: each environment's own interpreter (the default one's too)
         # Nothing of the host is in a check's root unless listed (sandbox/root.py); `hide` is
         # accepted for symmetry with the local backend.
         self.hide = list(hide or ())
         self._state: str | None = None
-        self._bundles: dict[str, str] = {}  # root language -> its bundle's config.json template
+        self._bundles: dict[tuple[str, str], str] = {}  # (root language, env id) -> its bundle's config.json template
+        self._worlds: dict[str, Any] = {}
+        self._known: dict[str, Any] = {}  # env id -> the envs.Environment the grader resolved
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
         self._procs: dict[int, subprocess.Popen] = {}
@@ -93,24 +97,46 @@ class GvisorBackend(RemoteBackend):
             self._version = ""
         self.seccomp_filter()  # compiled now: isolation() reports whether there is one
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.
-        code, out, err = self._runsc_run("python", [self.python, "-I", "-S", "-c", "pass"], b"", timeout=60)
+        code, out, err = self._runsc_run("python", [self._python(""), "-I", "-S", "-c", "pass"], b"", timeout=60)
         if code != 0:
             raise SandboxError(f"runsc cannot start a sandbox (exit {code}): {(err or out).strip()[-300:]}")
 
-    def _spec(self, language: str) -> dict[str, Any]:
-        """The OCI config of a check in `language` (without process args), built once."""
+    def _world(self, env_id: str) -> Any:
+        """The environment `env_id` ("" the default) as the local backend runs it (local.World)."""
         with self._spec_lock:
-            cached = self._bundles.get(language)
+            world = self._worlds.get(env_id)
+            if world is None:
+                from rlvr_grade.sandbox.local import world_of
+
+                world = self._worlds[env_id] = world_of(env_id, preload=(), known=self._known)
+            return world
+
+    def add_environment(self, env: Any) -> None:
+        if not env.default:
+            self._known[env.id] = env
+
+    def _python(self, env_id: str) -> str:
+        return self.python if self.python and not env_id else self._world(env_id).python
+
+    def _spec(self, language: str, env_id: str = "") -> dict[str, Any]:
+        """The OCI config of a check in `language` and environment `env_id` (without process
+        args), built once."""
+        world = None if self.python and not env_id else self._world(env_id)
+        with self._spec_lock:
+            cached = self._bundles.get((language, env_id))
             if cached is None:
-                self._bundles[language] = cached = self._build_spec(language)
+                self._bundles[(language, env_id)] = cached = self._build_spec(language, world)
         return json.loads(cached)
 
-    def _build_spec(self, language: str) -> str:
+    def _build_spec(self, language: str, world: Any = None) -> str:
         from rlvr_grade.sandbox import mounts, root
-        from rlvr_grade.sandbox.local import CHECK_PATH
+        from rlvr_grade.sandbox.local import CHECK_PATH, world_root
 
         assert self._state is not None
-        layout = root.root_for(language, CHECK_PATH).layout()
+        # The environment's root as its own interpreter lists it (the local workers' very list);
+        # with an interpreter given (`python`), this process's.
+        want = world_root(world, language, CHECK_PATH) if world is not None else root.root_for(language, CHECK_PATH)
+        layout = want.layout()
         farm, lock = root.materialize(layout)
         self._farm_locks.append(lock)
         etc = os.path.join(self._state, "etc")
@@ -119,8 +145,12 @@ class GvisorBackend(RemoteBackend):
             with open(os.path.join(etc, name), "w") as fh:
                 fh.write(text)
             os.chmod(os.path.join(etc, name), 0o644)
-        binds = [{"destination": path, "type": "bind", "source": src, "options": ["rbind", "ro", "nosuid", "nodev"]}
-                 for path, src in layout.mounts]
+        # The root's part under /tmp (an environment or a venv there), covered by the check's
+        # fresh /tmp: bound back from the farm's skeleton first, the shown directories on top.
+        binds = [{"destination": top, "type": "bind", "source": os.path.join(farm, top.lstrip("/")),
+                  "options": ["rbind", "ro", "nosuid", "nodev"]} for top in mounts.tmp_resident(layout)]
+        binds += [{"destination": path, "type": "bind", "source": src, "options": ["rbind", "ro", "nosuid", "nodev"]}
+                  for path, src in layout.mounts]
         binds += [{"destination": path, "type": "tmpfs", "source": "tmpfs", "options": ["ro", "size=4k"]}
                   for path in layout.hidden]
         binds += [{"destination": f"/etc/{name}", "type": "bind", "source": os.path.join(etc, name), "options": ["bind", "ro"]}
@@ -152,12 +182,12 @@ class GvisorBackend(RemoteBackend):
         return json.dumps(spec)
 
     def _runsc_run(self, language: str, argv: list[str], stdin: bytes, timeout: float,
-                   disk_mb: int = 64) -> tuple[int | None, str, str]:
+                   disk_mb: int = 64, env_id: str = "") -> tuple[int | None, str, str]:
         """Run argv in a fresh sandbox over `language`'s root, `stdin` on its standard input;
         (exit code or None if we killed it, stdout, stderr). runsc's output goes through
         files: with pipes, `runsc` can hang on exit."""
         assert self._state is not None
-        spec = self._spec(language)
+        spec = self._spec(language, env_id)
         spec["process"]["args"] = argv
         for m in spec["mounts"]:
             if m["destination"] == "/tmp":
@@ -203,11 +233,15 @@ class GvisorBackend(RemoteBackend):
     def exchange(self, check: Check, request: Request) -> Reply:
         if self._state is None:
             raise SandboxError("gvisor backend used before start()")
+        from rlvr_grade.sandbox.local import boot_code
         from rlvr_grade.sandbox.zygote import root_language
 
-        argv = [self.python, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", "-", "--mode", "light"]
+        # The runner found by location (boot_code), not through PYTHONPATH: the environment's
+        # interpreter sees its own site-packages and the harness, nothing else.
+        boot = boot_code("import runpy; runpy.run_module('rlvr_grade.sandbox.inner', run_name='__main__', alter_sys=True)")
+        argv = [self._python(check.env), "-s", "-c", boot, "--request", "-", "--mode", "light"]
         code, out, err = self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(),
-                                         request.deadline_s, int(check.limits.disk_mb))
+                                         request.deadline_s, int(check.limits.disk_mb), env_id=check.env)
         return Reply(code, out, err)
 
     def close(self) -> None:
@@ -226,7 +260,8 @@ class GvisorBackend(RemoteBackend):
     def fingerprint(self) -> dict[str, Any]:
         import platform
 
-        return {"backend": self.name, "runsc": self._version, "python": platform.python_version()}
+        return {"backend": self.name, "runsc": self._version, "python": platform.python_version(),
+                **({"interpreter": self.python} if self.python else {})}
 
     def toolchain(self, language: str) -> dict[str, Any] | None:
         # The host's toolchain, read-only under the overlay, on the runner's fixed PATH.

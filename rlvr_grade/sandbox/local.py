@@ -7,9 +7,8 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import rlvr_grade
@@ -18,11 +17,27 @@ from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
+PACKAGE_DIR = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
 # The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
 CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"
+# Thread pools of numeric libraries (OpenMP, OpenBLAS, MKL, BLIS, numexpr, Accelerate) sized
+# to one thread, in the seed before it preloads anything and in every check: a seed with
+# threads cannot fork safely (a forked child has only the forking thread; a lock another
+# thread held stays locked), and a check's pools would compete for one slot's CPU anyway.
+THREAD_VARS = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "BLIS_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1",
+    "NUMEXPR_MAX_THREADS": "1",
+    "VECLIB_MAXIMUM_THREADS": "1",
+}
 
 
 def _zygote_env() -> dict[str, str]:
+    # No PYTHONPATH: the seed finds rlvr_grade through boot_code, so nothing else of the
+    # folder holding it (the grader's own site-packages, for an installed grader) is on its path.
     return {
         "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
         "LANG": "C.UTF-8",
@@ -32,8 +47,85 @@ def _zygote_env() -> dict[str, str]:
         "PYTHONHASHSEED": "0",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "PYTHONPATH": PACKAGE_PARENT,
+        **THREAD_VARS,
     }
+
+
+def boot_code(call: str) -> str:
+    """`python -s -c` code that imports rlvr_grade from its own folder, by location, then runs
+    `call`: an environment's interpreter sees its own site-packages and this one package,
+    never the folder the grader is installed in (its other packages are the grader's). The
+    path keeps `-c`'s "" (the working directory: "/" for a seed, the workdir in a check, where
+    a `spawn` child of the candidate finds its `solution` module again)."""
+    init = os.path.join(PACKAGE_DIR, "__init__.py")
+    return (
+        "import sys, importlib.util as u; "
+        f"s = u.spec_from_file_location('rlvr_grade', {init!r}, submodule_search_locations=[{PACKAGE_DIR!r}]); "
+        "m = u.module_from_spec(s); sys.modules['rlvr_grade'] = m; s.loader.exec_module(m); " + call
+    )
+
+
+class PreloadRefused(SandboxError):
+    """A seed whose preloaded modules left threads running: it cannot fork workers safely."""
+
+
+@dataclass(frozen=True)
+class World:
+    """What a seed runs in: an environment's interpreter (`env_id` "" is the default
+    environment) and the modules it imports before forking (`preload`)."""
+
+    env_id: str
+    python: str
+    preload: tuple[str, ...]
+    label: str
+
+
+# Imported by the pytest-warm seed anyway (warm_up), never by the lean one (a lean worker with
+# pytest loaded costs ~2.5x the CPU per fork): not preloaded by default.
+_PYTEST_NAMES = frozenset(("pytest", "_pytest", "py", "pluggy", "iniconfig", "packaging", "pygments"))
+
+
+def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None, known: dict | None = None) -> World:
+    """The world of environment `env_id` ("" the default one, built now if it is not yet:
+    offline, from the grader's own pytest; else `known[env_id]`, an envs.Environment the
+    grader resolved, else the one of that id in the environments folder). `preload` None: what
+    the environment names (envs' record), else exactly these modules (() for none)."""
+    from rlvr_grade import envs
+
+    env = (known or {}).get(env_id)
+    if env is None:
+        env = envs.default_environment(build=True, progress=progress) if not env_id else envs.load(env_id)
+    chosen = tuple(n for n in env.preload if n not in _PYTEST_NAMES) if preload is None else tuple(preload)
+    label = "default" if env.default else (env.names[0] if env.names else env.short_id)
+    return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label)
+
+
+_ROOTS: dict[tuple[str, str, str], Any] = {}
+
+
+def world_root(world: World, language: str = "python", check_path: str = CHECK_PATH):
+    """The root (sandbox/root.Root) of a check in `language` run in `world`, as that world's
+    own interpreter lists it (root.root_for there: its stdlib, its site-packages, the harness),
+    the very list a local worker of that environment mounts. For the gVisor backend and
+    doctor, which do not run in the environment's interpreter themselves."""
+    import json
+
+    from rlvr_grade.sandbox import root
+
+    key = (world.python, language, check_path)
+    found = _ROOTS.get(key)
+    if found is None:
+        code = boot_code(
+            "import json; from rlvr_grade.sandbox import root; r = root.root_for(%r, %r); "
+            "print(json.dumps([r.dirs, r.files, r.hidden]))" % (language, check_path)
+        )
+        out = subprocess.run([world.python, "-s", "-c", code], capture_output=True, text=True, env=_zygote_env(),
+                             cwd="/", timeout=120, stdin=subprocess.DEVNULL)
+        if out.returncode != 0:
+            raise SandboxError(f"environment {world.label}: its interpreter could not list its root: {out.stderr.strip()[-300:]}")
+        dirs, files, hidden = json.loads(out.stdout.strip().splitlines()[-1])
+        found = _ROOTS[key] = root.Root(dirs=tuple(dirs), files=tuple(files), hidden=tuple(hidden))
+    return found
 
 
 class _Launcher:
@@ -118,9 +210,10 @@ class _Seed:
     kind instead of one per slot. Started by the launcher thread on the first request, and
     again if it died."""
 
-    def __init__(self, launcher: _Launcher | None, warm: str):
+    def __init__(self, launcher: _Launcher | None, warm: str, world: World):
         self.launcher = launcher
         self.warm = warm
+        self.world = world
         self.proc: subprocess.Popen | None = None
         self.sock = None
         self._lock = threading.Lock()
@@ -130,16 +223,15 @@ class _Seed:
 
         self.close()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        code = (
-            "import sys; sys.path.insert(0, %r); from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r)"
-            % (PACKAGE_PARENT, theirs.fileno(), self.warm)
-        )
+        code = boot_code("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r)"
+                         % (theirs.fileno(), self.warm, self.world.preload, self.world.label))
 
         def popen() -> subprocess.Popen:
             return subprocess.Popen(
-                [sys.executable, "-s", "-c", code],
+                [self.world.python, "-s", "-c", code],
                 pass_fds=(theirs.fileno(),),
                 env=_zygote_env(),
+                cwd="/",
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -174,6 +266,8 @@ class _Seed:
                 for fd in fds:
                     os.close(fd)
                 detail = msg.decode(errors="replace") if msg else "it exited during start-up"
+                if detail.startswith("preload: "):  # the seed stays: it answers every request so
+                    raise PreloadRefused(f"environment {self.world.label}: {detail[len('preload: '):]}")
                 self.close()
                 raise SandboxError(f"local sandbox: the seed worker could not fork a worker: {detail}")
             return _Forked(int(msg), fds[0])
@@ -197,17 +291,25 @@ class _Seed:
             self.proc = None
 
 
-# A lean seed started by the `rlvr-grade` command before its own imports (start_seed_early),
-# with the launcher thread it was started from; the process's first LocalBackend adopts both.
+# A lean seed of the default environment started by the `rlvr-grade` command before its own
+# imports (start_seed_early), with the launcher thread it was started from; the process's first
+# LocalBackend adopts both.
 _EARLY: list[tuple[_Launcher, _Seed]] = []
 
 
 def start_seed_early() -> None:
     """Start a lean seed now, so it imports and warms up (~0.15 s of CPU) on another core while
     the command imports its own modules (~0.15 s), instead of after them. If no LocalBackend
-    adopts it, it dies with this process (PDEATHSIG through its launcher thread)."""
+    adopts it, it dies with this process (PDEATHSIG through its launcher thread). Only when
+    the default environment is built already (a first run builds it in the backend)."""
+    try:
+        world = world_of_default_if_built()
+    except Exception:  # noqa: BLE001 - an early start is an optimisation, never an error
+        return
+    if world is None:
+        return
     launcher = _Launcher()
-    seed = _Seed(launcher, "lean")
+    seed = _Seed(launcher, "lean", world)
     try:
         with seed._lock:
             seed._start()
@@ -217,37 +319,32 @@ def start_seed_early() -> None:
     _EARLY.append((launcher, seed))
 
 
-class _Slot:
-    """One slot's lean worker (asserts/stdio/call/validate checks: the harness only, no
-    pytest). Its pytest-warm `twin` is started on the slot's first pytest check, so a run
-    without pytest checks never pays for it; the two never run at once (the slot is held)."""
+def world_of_default_if_built() -> World | None:
+    from rlvr_grade import envs
 
-    def __init__(self, index: int, init: dict[str, Any]):
+    try:
+        envs.default_environment(build=False)
+    except envs.EnvNotFound:
+        return None
+    return world_of("")
+
+
+class _Worker:
+    """One worker of a slot: a process forked from the seed of its kind and environment, that
+    forks one child per check."""
+
+    def __init__(self, index: int, init: dict[str, Any], seed: _Seed):
         self.index = index
         self.init = init
+        self.seed = seed
         self.proc: _Forked | None = None
         self.features: dict[str, str] = {}
-        self.twin: _Slot | None = None
-        self.seeds: dict[str, _Seed] = {}  # the backend's, by kind of worker ("lean", "pytest")
-
-    def pytest_worker(self) -> _Slot:
-        """The slot's pytest-warm worker, started (or restarted after a death) on demand."""
-        if self.twin is None:
-            init = dict(self.init, warm="pytest")
-            if init.get("cgroup"):
-                # Its own cgroup: each worker remembers the limits it last wrote to its cgroup.
-                init["cgroup"] = init["cgroup"] + "-py"
-            self.twin = _Slot(self.index, init)
-            self.twin.seeds = self.seeds
-        if self.twin.proc is None:
-            self.twin.spawn()
-        return self.twin
 
     def spawn(self) -> None:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         try:
-            self.proc = self.seeds[self.init.get("warm", "pytest")].fork_worker(to_child_r, from_child_w)
+            self.proc = self.seed.fork_worker(to_child_r, from_child_w)
         except BaseException:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
                 os.close(fd)
@@ -294,8 +391,57 @@ class _Slot:
                 except OSError:
                     pass
             self.proc = None
-        if self.twin is not None:
-            self.twin.kill()
+
+
+class _Slot:
+    """One slot: at most one check at a time, run by the slot's worker of the check's kind
+    ("lean": asserts/stdio/call/validate checks, the harness only; "pytest": pytest-warm) and
+    environment. Each worker starts on the slot's first check that needs it, so a run without
+    pytest checks never pays for a pytest worker, nor a run in one environment for another's."""
+
+    def __init__(self, index: int, init: dict[str, Any], seed_for):
+        self.index = index
+        self.init = init
+        self.seed_for = seed_for  # (kind, env id) -> the backend's _Seed
+        self.workers: dict[tuple[str, str], _Worker] = {}
+
+    def worker(self, kind: str, env_id: str) -> _Worker:
+        """The slot's worker of this kind and environment, started (or restarted after a
+        death) on demand."""
+        w = self.workers.get((kind, env_id))
+        if w is None:
+            init = dict(self.init, warm=kind)
+            if init.get("cgroup"):
+                # Its own cgroup: each worker remembers the limits it last wrote to its cgroup.
+                init["cgroup"] += (f"-{env_id[:8]}" if env_id else "") + ("-py" if kind == "pytest" else "")
+            w = self.workers[(kind, env_id)] = _Worker(self.index, init, self.seed_for(kind, env_id))
+        if w.proc is None:
+            w.spawn()
+        return w
+
+    main_env = ""  # the backend's (use_environment): what `proc` and `twin` name
+
+    @property
+    def proc(self) -> _Forked | None:
+        """The process of the slot's lean worker in the main environment (None: not started)."""
+        w = self.workers.get(("lean", self.main_env))
+        return w.proc if w is not None else None
+
+    @property
+    def twin(self) -> _Worker | None:
+        """The slot's pytest-warm worker in the main environment, once started."""
+        return self.workers.get(("pytest", self.main_env))
+
+    @property
+    def features(self) -> dict[str, str]:
+        for w in self.workers.values():
+            if w.features:
+                return w.features
+        return {}
+
+    def kill(self) -> None:
+        for w in self.workers.values():
+            w.kill()
 
 
 def _user_process_count(slots: int) -> int:
@@ -322,6 +468,22 @@ _instances = itertools.count()
 _uid_salt = itertools.count()
 
 
+def preload_choice(preload: tuple[str, ...] | str | None) -> tuple[str, ...] | None:
+    """--preload's value: None (the environment's own list), "none" (nothing), or modules."""
+    if preload is None:
+        return None
+    names = preload.split(",") if isinstance(preload, str) else list(preload)
+    names = [n.strip() for n in names if n.strip()]
+    if names == ["none"]:
+        return ()
+    import re
+
+    for n in names:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", n):
+            raise ValueError(f"--preload: {n!r} is not a module name")
+    return tuple(names)
+
+
 class CannotIsolate(SandboxError):
     """Neither root nor user namespaces: the local sandbox refuses to run untrusted code (its
     tip says how to get isolation, or the flag that runs without it)."""
@@ -335,10 +497,12 @@ class LocalBackend(Backend):
 
     name = "local"
     start_on_pool = True  # its workers die with the thread that spawned them (PR_SET_PDEATHSIG)
+    environments = True  # a check runs in its environment's seed, whose root is that environment
 
     def __init__(self, concurrency: int = 0, hide: list[str] | None = None, allow_unisolated: bool = False,
                  seccomp: bool = True, mode: str = "auto", check_path: str = CHECK_PATH,
-                 tmp_keep: list[str] | None = None, c_setup: bool = True):
+                 tmp_keep: list[str] | None = None, c_setup: bool = True, preload: tuple[str, ...] | str | None = None,
+                 env_progress=None):
         """`mode`: "root" (namespaces, cgroups, a per-slot uid), "userns" (an unprivileged
         grader: the same namespaces owned by a user namespace, no cgroups), "none" (no
         isolation at all: only with `allow_unisolated`), or "auto" (the strongest available).
@@ -347,7 +511,8 @@ class LocalBackend(Backend):
         checks run with, where compilers and runtimes are looked up. `tmp_keep` (for tests):
         paths under /tmp that checks see read-only in their fresh /tmp, like a venv there.
         `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
-        where sandbox/_child.c is built."""
+        where sandbox/_child.c is built. `preload`: the modules each environment's seed imports
+        before forking (None: what the environment names; "none" or (): nothing)."""
         from rlvr_grade.pool import default_slots
 
         self.concurrency = concurrency or default_slots()
@@ -362,7 +527,12 @@ class LocalBackend(Backend):
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._lock = threading.Lock()
         self._launcher: _Launcher | None = None
-        self._seeds: dict[str, _Seed] = {}  # started on their first worker
+        self._seeds: dict[str, _Seed] = {}  # "kind" (default environment) or "kind:env id", started on first use
+        self._worlds: dict[str, World] = {}
+        self._known: dict[str, Any] = {}  # env id -> the envs.Environment the grader resolved (add_environment)
+        self.preload = preload_choice(preload)
+        self.env_progress = env_progress
+        self.main_env = ""  # the environment most checks run in: its workers start first
         if mode not in ("auto", "root", "userns", "none"):
             raise ValueError(f"unknown local sandbox mode {mode!r}")
         self.mode = mode
@@ -409,12 +579,14 @@ class LocalBackend(Backend):
         nproc_base = _user_process_count(2 * self.concurrency) if self.mode == "userns" else 0
         slots = []
         if self._launcher is None and _EARLY:
-            self._launcher, self._seeds["lean"] = _EARLY.pop()
+            launcher, seed = _EARLY.pop()
+            if self.main_env == "" and seed.world == self._world(""):
+                self._launcher, self._seeds["lean"] = launcher, seed
+            else:
+                seed.close()
+                launcher.stop()
         if self._launcher is None:
             self._launcher = _Launcher()
-        for warm in ("lean", "pytest"):
-            if warm not in self._seeds:
-                self._seeds[warm] = _Seed(self._launcher, warm)
         for i in range(self.concurrency):
             init = {
                 "warm": "lean",
@@ -431,10 +603,10 @@ class LocalBackend(Backend):
                 # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
                 # would load into every pytest check otherwise, slower and not chosen by anyone.
                 "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-                        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+                        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **THREAD_VARS},
             }
-            slots.append(_Slot(i, init))
-            slots[-1].seeds = self._seeds
+            slots.append(_Slot(i, init, self._seed))
+            slots[-1].main_env = self.main_env
         # In parallel: the seed forks one worker at a time, but each worker's own set-up (uid,
         # cgroup, namespaces, mount template) then runs while the next is forked.
         from concurrent.futures import ThreadPoolExecutor
@@ -444,21 +616,51 @@ class LocalBackend(Backend):
         # back the first check for ~0.1 s of interpreter start each on a 2-core machine.
         eager = slots[: max(1, min(len(slots), os.cpu_count() or 1))]
         with ThreadPoolExecutor(max_workers=min(8, len(eager))) as pool:
-            errors = [f.exception() for f in [pool.submit(slot.spawn) for slot in eager]]
+            errors = [f.exception() for f in [pool.submit(slot.worker, "lean", self.main_env) for slot in eager]]
         self._slots.extend(slots)  # close() then kills the ones that did start
         failed = [e for e in errors if e is not None]
         if failed:
             self.close()
+            if isinstance(failed[0], PreloadRefused):
+                # The run's own environment cannot be preloaded: its configuration, exit 2.
+                from rlvr_grade.envs import EnvError
+
+                raise EnvError(str(failed[0]), tip="choose the modules with --preload MOD,..., or --preload none") from failed[0]
             raise failed[0]
         for slot in slots:
             self._free.put(slot)
 
+    def _world(self, env_id: str) -> World:
+        world = self._worlds.get(env_id)
+        if world is None:
+            world = self._worlds[env_id] = world_of(env_id, self.preload, self.env_progress, self._known)
+        return world
+
+    def environment_options(self, preload: Any = None, progress: Any = None) -> None:
+        if preload is not None:
+            self.preload = preload_choice(preload)
+        if progress is not None:
+            self.env_progress = progress
+
+    def add_environment(self, env) -> None:
+        if not env.default:
+            self._known[env.id] = env
+
+    def _seed(self, kind: str, env_id: str) -> _Seed:
+        key = f"{kind}:{env_id}" if env_id else kind
+        with self._lock:
+            seed = self._seeds.get(key)
+            if seed is None:
+                seed = self._seeds[key] = _Seed(self._launcher, kind, self._world(env_id))
+            return seed
+
+    def use_environment(self, env_id: str) -> None:
+        self.main_env = env_id
+
     def run(self, check: Check) -> Execution:
         slot = self._free.get()
         try:
-            if slot.proc is None:
-                slot.spawn()
-            worker = slot.pytest_worker() if check.style == "pytest" else slot
+            worker = slot.worker("pytest" if check.style == "pytest" else "lean", check.env)
             limits = asdict(check.limits)
             limits["wall_s"] = check.limits.effective_wall_s
             resp = worker.request({"payload": self._payload(check), "limits": limits})
@@ -495,8 +697,8 @@ class LocalBackend(Backend):
             slot.kill()
         from rlvr_grade.sandbox.cgroups import SlotCgroup
 
-        for slot in [*self._slots, *(s.twin for s in self._slots if s.twin is not None)]:
-            name = slot.init.get("cgroup")
+        for worker in [w for s in self._slots for w in s.workers.values()]:
+            name = worker.init.get("cgroup")
             if name:
                 try:
                     cg = SlotCgroup(name)

@@ -39,6 +39,7 @@ SO_SNDBUFFORCE = 32  # <asm-generic/socket.h>; Python's socket module does not n
 
 _NCPU = os.cpu_count() or 1  # os.cpu_count() reads sysfs on every call
 _SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe, until setup ends
+_SEED_FEATURES: dict[str, str] = {}  # the environment a seed runs and what it preloaded (seed_main)
 
 
 class Config:
@@ -807,7 +808,7 @@ def main(in_fd: int, out_fd: int) -> None:
         return
     gc.collect()
     gc.freeze()  # children then share the parent's heap pages instead of copying on GC
-    protocol.send(out_fd, {"ready": True, "features": zygote.features})
+    protocol.send(out_fd, {"ready": True, "features": {**zygote.features, **_SEED_FEATURES}})
     while True:
         req = protocol.recv(in_fd)
         if req is None:
@@ -819,7 +820,38 @@ def main(in_fd: int, out_fd: int) -> None:
         protocol.send(out_fd, resp)
 
 
-def seed_main(ctl_fd: int, warm: str = "lean") -> None:
+def thread_count() -> int:
+    """Threads of this process (the kernel's list: a library's native threads count too)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 1
+
+
+def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
+    """Import `modules` (an environment's), in order, so every check forked after finds them
+    imported. Returns (the ones imported, the refusal): a module after whose import this
+    process has more than one thread makes the seed refuse to fork (a forked child keeps only
+    the forking thread, and locks the others held stay locked in it), named in the refusal. A
+    module that fails to import is skipped: a check importing it fails the same way itself."""
+    import importlib
+
+    done: list[str] = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except BaseException:  # noqa: BLE001 - SystemExit at import included; the check sees it
+            continue
+        done.append(name)
+        n = thread_count()
+        if n > 1:
+            return done, (f"preloading {name!r} left {n - 1} thread(s) running besides the seed's own; a process "
+                          "with threads cannot fork workers safely (thread pools are pinned to 1 thread by "
+                          "OMP_NUM_THREADS and the like; this one is not)")
+    return done, None
+
+
+def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), label: str = "default") -> None:
     """A backend's seed for one kind of worker (`warm`: "lean" or "pytest"): one interpreter
     that starts and warms up once, then forks every slot's worker of that kind on request, so
     a worker costs a fork and its own set-up (~40 ms of CPU) instead of an interpreter start,
@@ -837,6 +869,9 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
     sock = socket.socket(fileno=ctl_fd)
     linux.set_name(f"rlvr-seed-{warm}")  # "rlvr-seed-pytes": comm holds 15 bytes
     warm_up(warm == "pytest")
+    loaded, refusal = preload(modules)
+    _SEED_FEATURES["environment"] = f"{label} ({sys.executable}, Python {sys.version.split()[0]})"
+    _SEED_FEATURES["preloaded"] = ", ".join(loaded) or "nothing"
     try:
         from rlvr_grade.sandbox import root
 
@@ -880,10 +915,10 @@ def seed_main(ctl_fd: int, warm: str = "lean") -> None:
                 except ChildProcessError:
                     pass
             return
-        if len(fds) != 2:
+        if len(fds) != 2 or refusal is not None:
             for fd in fds:
                 os.close(fd)
-            sock.send(b"error: expected two descriptors")
+            sock.send(b"preload: " + refusal.encode() if refusal is not None else b"error: expected two descriptors")
             continue
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the forked worker

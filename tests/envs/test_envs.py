@@ -127,7 +127,7 @@ def test_one_lock_is_built_once_and_another_lock_is_another_environment(wheelhou
     assert a.id == b.id and len(installs) == 1
     c = envs.build(spec_of(wheelhouse, "tinyint==1.0"))
     assert c.id != a.id and c.lock.version_of("tinyint") == "1.0" and len(installs) == 2
-    assert sorted(e.id for e in envs.list_envs()) == sorted({a.id, c.id})
+    assert sorted(e.id for e in envs.list_envs() if not e.default) == sorted({a.id, c.id})
 
 
 def test_a_built_spec_is_found_again_without_resolving(wheelhouse, monkeypatch):
@@ -168,7 +168,7 @@ def test_a_failed_build_leaves_nothing_and_a_killed_ones_leftovers_are_swept(whe
     monkeypatch.setattr(installer, "install_exact", broken)
     with pytest.raises(envs.EnvError, match="disk full"):
         envs.build(spec_of(wheelhouse, "tinyint"))
-    assert envs.list_envs() == []
+    assert [e for e in envs.list_envs() if not e.default] == []
     assert not [p for p in root.iterdir() if p.name.startswith(".build-")]
     monkeypatch.setattr(installer, "install_exact", real)
     # What a SIGKILLed build leaves: a .build-<pid>- folder of a process that no longer runs.
@@ -189,7 +189,7 @@ def test_a_spec_that_does_not_resolve_names_the_requirement(wheelhouse):
     with pytest.raises(envs.SpecError) as err:
         envs.build(spec_of(wheelhouse, "tinyint==1.0", "needs-tinyint"))
     assert err.value.requirement in ("needs-tinyint", "tinyint==1.0")
-    assert envs.list_envs() == []
+    assert [e for e in envs.list_envs() if not e.default] == []
 
 
 def test_a_python_version_the_machine_lacks_is_an_error(wheelhouse):
@@ -339,14 +339,18 @@ def test_a_rows_env_value_never_opens_a_file(tmp_path):
 
 def test_a_backend_that_cannot_run_environments_never_runs_a_row_in_the_wrong_one(wheelhouse):
     from rlvr_grade.api import Grader
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    class NoEnvironments(LocalBackend):
+        environments = False
 
     env = envs.build(spec_of(wheelhouse, "tinyint"), name="ti")
     row = {"completion": "x = 1", "tests": "assert x == 1", "env": "ti"}
-    with Grader() as g:
+    with Grader(backend=NoEnvironments(concurrency=1)) as g:
         [outcome] = g.grade([row])
     assert outcome.status == "sandbox_error" and env.short_id in outcome.error and outcome.reward is None
     with pytest.raises(envs.EnvError, match="cannot run checks in an environment"):
-        Grader(env="ti").environment  # noqa: B018
+        Grader(env="ti", backend=NoEnvironments(concurrency=1)).environment  # noqa: B018
 
 
 def test_a_missing_module_names_the_environment_that_provides_it(wheelhouse, tmp_path):
@@ -384,7 +388,7 @@ def test_cli_env_build_list_show_rm(wheelhouse, tmp_path):
     assert len(env_id) == 64 and "resolving" in built.stderr and "built" in built.stderr
     listed = cli("env", "list")
     assert env_id[:12] in listed.stdout and "ds" in listed.stdout
-    assert json.loads(cli("env", "list", "--json").stdout)[0]["id"] == env_id
+    assert [e["id"] for e in json.loads(cli("env", "list", "--json").stdout) if not e["default"]] == [env_id]
     shown = cli("env", "show", "ds")
     assert "tinyint==1.0" in shown.stdout and "preload      tinyint, widgets" in shown.stdout
     assert json.loads(cli("env", "show", env_id[:8], "--json").stdout)["lock"]["distributions"]["tinyint"] == "1.0"
@@ -392,7 +396,7 @@ def test_cli_env_build_list_show_rm(wheelhouse, tmp_path):
     assert missing.returncode == 2 and "names no environment" in missing.stderr
     removed = cli("env", "rm", "ds")
     assert removed.returncode == 0 and env_id[:12] in removed.stderr
-    assert cli("env", "list", "--json").stdout.strip() == "[]"
+    assert [e for e in json.loads(cli("env", "list", "--json").stdout) if not e["default"]] == []
 
 
 def test_score_with_an_env_that_does_not_resolve_is_exit_2_and_writes_nothing(wheelhouse, tmp_path):

@@ -93,8 +93,9 @@ def _rows(folder: Path) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def grader():
-    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=2, retry_delay=0.05)
+def grader(numpy_env):
+    # numpy's environment: honest completions and hacks that use numpy meet it as a dataset would.
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=2, retry_delay=0.05, env=numpy_env)
     with Grader(opts) as g:
         yield g
 

@@ -199,3 +199,13 @@ def test_without_data_it_skips_with_a_reason_and_exit_0(tmp_path):
     assert res.returncode == 0, res.stderr
     assert "skipped: no benchmark data at" in res.stdout and "RLVR_FIDELITY_DATA" in res.stdout
     assert not (tmp_path / "absent").exists()
+
+
+def test_missing_modules_asks_the_environment_the_checks_ran_in():
+    from fidelity.grader import missing_modules
+    from rlvr_grade import envs
+
+    src = "import os\nimport typer\nfrom solution import *\n"
+    assert missing_modules(src) is None  # the grader's venv has typer; the checks' world does not
+    assert missing_modules(src, python=envs.default_environment().interpreter) == "typer"
+    assert missing_modules("import json\n", python=envs.default_environment().interpreter) is None
