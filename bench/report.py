@@ -109,6 +109,9 @@ def targets(result: dict[str, Any]) -> list[dict[str, Any]]:
     if "vs_pytest" in py:
         t.append({"target": "pytest-style far faster than a fresh python -m pytest per check (>= 5x, CLI)",
                   "value": py["vs_pytest"], "met": py["vs_pytest"] >= 5})
+    from bench import heavy
+
+    t += heavy.targets(result.get("heavy_imports", {}))
     mem = result.get("memory", {})
     big = [r for r in mem.get("runs", []) if r.get("rows", 0) >= 1_000_000 and r.get("tree_rss_peak_mb")]
     if big:
@@ -197,6 +200,13 @@ def render(result: dict[str, Any]) -> tuple[str, str]:
     st = result.get("startup")
     if st:
         line = f"CLI start-up: grading one row end to end {st['one_row_wall_s']} s (`--version` alone {st['version_wall_s']} s)"
+        text.append(line)
+        md.append(line + "\n")
+    hv = result.get("heavy_imports")
+    if hv:
+        from bench import heavy
+
+        line = heavy.render(hv)
         text.append(line)
         md.append(line + "\n")
     mem = result.get("memory")

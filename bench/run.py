@@ -26,7 +26,7 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from bench import measure, memory, report, tools, workloads  # noqa: E402
+from bench import heavy, measure, memory, report, tools, workloads  # noqa: E402
 
 RESULTS = os.path.join(HERE, "results")
 DRIVER = os.path.join(HERE, "driver.py")
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="one repeat, small samples, no 1M-row run")
     ap.add_argument("--repeats", type=int, default=None, help="repeats per system (default 3, quick 1)")
-    ap.add_argument("--only", default=None, help="comma-separated workloads (humaneval_x3,codegen16b,mbpp,pytest,stdio)")
+    ap.add_argument("--only", default=None, help="comma-separated workloads (humaneval_x3,codegen16b,mbpp,pytest,stdio,heavy)")
     ap.add_argument("--no-scaling", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--memory-rows", default=None, help="comma-separated row counts (default 10000,100000,1000000)")
@@ -290,9 +290,9 @@ def main(argv: list[str] | None = None) -> int:
             # A long run interrupted late still leaves every section measured so far.
             _write(a.out, {**result, "partial": True})
 
-        wanted = a.only.split(",") if a.only else list(builders)
+        wanted = a.only.split(",") if a.only else [*builders, "heavy"]
         result["workloads"] = {}
-        for name in wanted:
+        for name in [n for n in wanted if n != "heavy"]:
             w = builders[name]()
             if isinstance(w, str):
                 log(f"\n== {name}: SKIPPED — {w}")
@@ -301,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
             result["workloads"][name] = bench_workload(w, repeats, a.quick, cores, skip, tmp)
             checkpoint()
 
+        if "heavy" in wanted:
+            result["heavy_imports"] = heavy.run(repeats=1 if a.quick else 2, n=10 if a.quick else heavy.ROWS, log=log)
+            checkpoint()
         if not a.no_scaling and not a.only:
             result["scaling"] = scaling(tmp, repeats, a.quick)
             checkpoint()

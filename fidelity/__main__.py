@@ -5,6 +5,7 @@ disagreement, write a JSON report. See docs/fidelity.md ("make fidelity")."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import importlib
 import os
@@ -12,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from fidelity import core
+from fidelity import core, environment
 from fidelity.context import Context
 from fidelity.grader import grade, grader_command, missing_modules
 
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     references: dict[str, str] = {}
     timings = {}
     t_all = time.time()
+    infer_env = not any(a.startswith("--env") for a in args.grader_arg)
+    pythons: dict[tuple[str, ...], str | None] = {}  # grader options -> their environment's interpreter
     for name in names:
         adapter = importlib.import_module(f"fidelity.{name}")
         t0 = time.time()
@@ -118,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         if not cases:
             log(f"{name}: no rows")
             continue
+        if infer_env:  # the dataset's own environment, unless --grader-arg names one for all
+            extra = environment.env_args(name, command, log)
+            cases = [dataclasses.replace(c, grader_args=c.grader_args + extra) for c in cases]
         log(f"{name}: {len(cases)} rows")
         ours = grade(cases, os.path.join(args.out, "runs"), name, command, args.grader_arg, args.jobs, cache, log)
         t1 = time.time()
@@ -126,12 +132,13 @@ def main(argv: list[str] | None = None) -> int:
         timings[name] = {"rlvr_s": round(t1 - t0, 1), "reference_s": round(t2 - t1, 1)}
         log(f"{name}: rlvr-grade {t1 - t0:.0f} s, reference {t2 - t1:.0f} s")
         references.update(adapter.references(ctx))
-        infer_env = not any(a.startswith("--env") for a in args.grader_arg)
         for c in cases:
             o, r = ours[c.uid], refs[c.uid]
             missing = None
-            if infer_env and r.passed and not o.passed:
-                missing = missing_modules(c.program, c.grader_row.get("tests"))
+            if r.passed and not o.passed:
+                if c.grader_args not in pythons:
+                    pythons[c.grader_args] = environment.interpreter((*c.grader_args, *args.grader_arg), command)
+                missing = missing_modules(c.program, c.grader_row.get("tests"), python=pythons[c.grader_args])
             rows.append(core.Row(c.group, c.key, o, r, c.program, missing))
     groups, disagreements = core.summarize(rows, references)
     report = args.report or os.path.join(args.out, "report.json")

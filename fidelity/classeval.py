@@ -6,9 +6,10 @@ starting `from solution import *`, default 10 CPU seconds). ChatGPT's answer bec
 the way ClassEval's test_pipeline.py makes it: the code block taken out of the answer, methods
 without `self`/`cls` made static, the task's import statements put first.
 
-A row that fails on one side only because a package is missing is an environment row, counted
-apart (rlvr-grade's checks see the grader's own venv until environments exist, issue 18; pass
-`--grader-arg=--env=...` then)."""
+rlvr-grade grades these rows in an environment built from requirements-classeval.txt
+(fidelity/environment.py). A row that fails on one side only because a package is missing (the
+environment could not be built here, or a package is absent from the reference venv) is an
+environment row, counted apart."""
 
 from __future__ import annotations
 

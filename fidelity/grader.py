@@ -60,11 +60,33 @@ def grade(cases: list[Case], work: str, name: str, command: list[str], extra: li
     return out
 
 
-def missing_modules(*sources: object) -> str | None:
-    """The first top-level module the sources import that this interpreter (the grader's venv,
-    which is what a check can import while no `--env` is given) cannot find. Used only to class
-    a failure whose error text does not name the module (a test module that fails to import is
-    reported per test as "not reported")."""
+def missing_modules(*sources: object, python: str | None = None) -> str | None:
+    """The first top-level module the sources import that the checks' environment cannot
+    find: `python` is its interpreter (fidelity/environment.interpreter), asked in one
+    subprocess; None asks this interpreter. Used only to class a failure whose error text does
+    not name the module (a test module that fails to import is reported per test as "not
+    reported")."""
+    names = _imported(sources)
+    if python is not None:
+        code = ("import importlib.util, sys\nfor n in sys.argv[1:]:\n    try:\n        ok = importlib.util.find_spec(n) is not None\n"
+                "    except (ImportError, ValueError):\n        ok = False\n    if not ok:\n        print(n)\n        break\n")
+        try:
+            res = subprocess.run([python, "-s", "-c", code, *names], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return res.stdout.strip() or None
+    for top in names:
+        try:
+            if importlib.util.find_spec(top) is None:
+                return top
+        except (ImportError, ValueError):
+            return top
+    return None
+
+
+def _imported(sources: tuple) -> list[str]:
+    """The top-level modules the sources import, in order (not `solution`, not built-ins)."""
+    out: list[str] = []
     for src in sources:
         if not isinstance(src, str):
             continue
@@ -80,11 +102,6 @@ def missing_modules(*sources: object) -> str | None:
                 names = [node.module]
             for name in names:
                 top = name.split(".")[0]
-                if top in ("solution",) or top in sys.builtin_module_names:
-                    continue
-                try:
-                    if importlib.util.find_spec(top) is None:
-                        return top
-                except (ImportError, ValueError):
-                    return top
-    return None
+                if top not in ("solution",) and top not in sys.builtin_module_names and top not in out:
+                    out.append(top)
+    return out
