@@ -17,10 +17,8 @@ import pytest
 
 from rlvr_grade import envs
 from rlvr_grade.api import Grader
-from tests.conftest import read_jsonl, write_jsonl
+from tests.conftest import ROOT, read_jsonl, write_jsonl
 from tests.test_envs import spec_of
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def row(program: str, tests: str = "assert True\n", **extra) -> dict:

@@ -391,8 +391,13 @@ def test_persistent_infrastructure_failure_is_null_never_zero(tmp_path):
 def test_backend_that_cannot_start_exits_3_and_scores_nothing(tmp_path, monkeypatch):
     src = write_jsonl(tmp_path / "in.jsonl", [{"completion": "def f(x):\n    return x + 1\n", "tests": ASSERTS}])
     dst = tmp_path / "out.jsonl"
-    # A real start-up failure: the zygote's interpreter does not exist.
-    monkeypatch.setattr("rlvr_grade.sandbox.local.sys.executable", "/nonexistent/python3")
+    # A real start-up failure: the zygote's interpreter (its environment's) does not exist.
+    import dataclasses
+
+    from rlvr_grade.sandbox import local
+
+    real = local.world_of
+    monkeypatch.setattr(local, "world_of", lambda *a, **k: dataclasses.replace(real(*a, **k), python="/nonexistent/python3"))
     res = CliRunner().invoke(app, ["score", str(src), "-o", str(dst), "-q"])
     assert res.exit_code == 3, res.output
     assert not dst.exists()  # no row was scored 0
