@@ -18,7 +18,7 @@ import pytest
 from rlvr_grade import envs
 from rlvr_grade.api import Grader
 from tests.conftest import ROOT, read_jsonl, write_jsonl
-from tests.test_envs import spec_of
+from tests.envs.test_envs import spec_of
 
 
 def row(program: str, tests: str = "assert True\n", **extra) -> dict:
