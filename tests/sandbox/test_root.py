@@ -123,8 +123,14 @@ def test_the_python_root_lists_the_interpreter_not_the_checkout_nor_the_base_sit
     files = {p for p, _ in lay.files}
     assert os.path.realpath(sys.executable) in files
     assert not lay.missing
+    # the package (the sealed harness) and the grader's own venv are shown wherever the checkout
+    # lives, /var/tmp included: what is under it, and the folders on the way to it, are not "else"
+    def elsewhere(x: str) -> bool:
+        return not (x == checkout or x.startswith(checkout + "/") or checkout.startswith(x.rstrip("/") + "/"))
+
     for p in ("/srv", "/opt", "/home", "/run", "/var", "/mnt", "/media", "/sys"):
-        assert not any(x == p or x.startswith(p + "/") for x in [*shown, *files, *lay.dirs]), p
+        others = [x for x in [*shown, *files, *lay.dirs] if elsewhere(x)]
+        assert not any(x == p or x.startswith(p + "/") for x in others), p
 
 
 @pytest.mark.parametrize("language", ["c", "cpp", "java", "javascript"])
