@@ -399,6 +399,14 @@ def test_resume_after_sigkills_during_grading(tmp_path, resume_data):
     assert (s["executed"], s["cached"]) == (0, len(rows))
 
 
+def _as_a_terminal_starts_it() -> None:
+    """SIGINT handled and no signal blocked, as a shell starts a command: a disposition or mask
+    left in this pytest process by something earlier in the session is inherited through exec
+    (the full suite ran the grader with Ctrl-C not delivered: it finished and exited 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, set())
+
+
 @requires_root
 def test_ctrl_c_stores_no_casualties_and_the_rerun_resumes(tmp_path, resume_data):
     """Ctrl-C in a terminal signals the whole process group (grader and sandbox workers): the
@@ -406,7 +414,8 @@ def test_ctrl_c_stores_no_casualties_and_the_rerun_resumes(tmp_path, resume_data
     src, rows, ref = resume_data
     cache, out, summary = tmp_path / "cache.sqlite", tmp_path / "out.jsonl", tmp_path / "s.json"
     cmd = _cli(str(src), "-o", str(out), "--cache", str(cache), "--summary-json", str(summary))
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=_as_a_terminal_starts_it)
     deadline = time.monotonic() + 120
     while len(_db(cache)) < N_DISTINCT // 3:
         assert proc.poll() is None and time.monotonic() < deadline
