@@ -11,7 +11,12 @@ memory: there is no cgroup inside), a dropped uid and its own CPU/wall timers.
 Facts this module leans on (notes/sandbox-costs.md): the ptrace platform works on these
 machines, `--platform=kvm` hangs; runsc's own output must go to files, not pipes; a killed
 runsc leaves its `runsc-NNNNNN` cgroups behind, so we run with `--ignore-cgroups` (we set no
-cgroup limits through runsc anyway) and nothing is left to clean up."""
+cgroup limits through runsc anyway) and nothing is left to clean up.
+
+runsc runs in a mount namespace of its own where every mount is `noatime` (`_noatime_namespace`):
+its gofer reads the root's files through the host's inodes (the farm's hard links, the shown
+directories), and with the host's atime rules a read from one check moved an access time that
+another check (or the host) could stat: a channel between concurrent checks."""
 
 from __future__ import annotations
 
@@ -20,7 +25,9 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from typing import Any
@@ -81,6 +88,7 @@ class GvisorBackend(RemoteBackend):
         self._procs: dict[int, subprocess.Popen] = {}
         self._lock = threading.Lock()
         self._version = ""
+        self._mntns: int | None = None  # runsc's mount namespace (_noatime_namespace)
 
     def start(self) -> None:
         path = shutil.which(self.runsc)
@@ -90,6 +98,7 @@ class GvisorBackend(RemoteBackend):
         if os.geteuid() != 0:
             raise SandboxError("the gvisor backend runs `runsc run`, which needs root here")
         self._state = tempfile.mkdtemp(prefix="rlvr-runsc-")
+        self._mntns = _noatime_namespace()
         try:
             out = subprocess.run([self.runsc, "--version"], capture_output=True, text=True, timeout=30)
             self._version = out.stdout.splitlines()[0] if out.stdout else ""
@@ -196,7 +205,8 @@ class GvisorBackend(RemoteBackend):
         cid = "rlvr-" + secrets.token_hex(8)
         with open(os.path.join(bundle, "config.json"), "w") as fh:
             json.dump(spec, fh)
-        command = [self.runsc, f"--root={self._state}", f"--platform={self.platform}", "--network=none",
+        assert self._mntns is not None
+        command = ["nsenter", f"--mount=/proc/self/fd/{self._mntns}", "--", self.runsc, f"--root={self._state}", f"--platform={self.platform}", "--network=none",
                    "--ignore-cgroups", "run", "--bundle", bundle, cid]
         try:
             return self._popen(command, stdin, timeout)
@@ -209,6 +219,7 @@ class GvisorBackend(RemoteBackend):
             inp.seek(0)
             proc = subprocess.Popen(
                 command,
+                pass_fds=() if self._mntns is None else (self._mntns,),
                 stdin=inp,
                 stdout=out,
                 stderr=err,
@@ -256,6 +267,9 @@ class GvisorBackend(RemoteBackend):
         for fd in self._farm_locks:
             os.close(fd)
         self._farm_locks.clear()
+        if self._mntns is not None:
+            os.close(self._mntns)
+            self._mntns = None
 
     def fingerprint(self) -> dict[str, Any]:
         import platform
@@ -279,6 +293,39 @@ class GvisorBackend(RemoteBackend):
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers, "
                       + ("the local backend's seccomp allowlist" if self.seccomp_filter() else "no seccomp filter (libseccomp missing)"),
         }
+
+
+_NAMESPACE_BUILDER = """
+import os, socket, sys
+sys.path.insert(0, sys.argv[1])
+from rlvr_grade.sandbox import linux
+sock = socket.socket(fileno=int(sys.argv[2]))
+linux.unshare(linux.CLONE_NEWNS)
+linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_NOATIME, propagation=linux.MS_SLAVE, clear=linux.MOUNT_ATTR__ATIME)
+socket.send_fds(sock, [b"ok"], [os.open("/proc/self/ns/mnt", os.O_RDONLY)])
+"""
+
+
+def _noatime_namespace() -> int:
+    """A descriptor of a mount namespace like the grader's, but with every mount `noatime`
+    (and a slave of the grader's: what is mounted later still shows). runsc starts in it
+    (nsenter), so no read in a check moves a host file's access time: the gofer reaches the
+    root's files through the host's inodes, where `relatime` recorded the first read after a
+    change, readable with stat() by any other check. Built by a short-lived interpreter, not
+    a fork of this (threaded) process."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        proc = subprocess.run([sys.executable, "-I", "-c", _NAMESPACE_BUILDER, PACKAGE_PARENT, str(theirs.fileno())],
+                              pass_fds=(theirs.fileno(),), capture_output=True, text=True, timeout=60)
+        theirs.close()
+        msg, fds, _flags, _addr = socket.recv_fds(ours, 16, 1) if proc.returncode == 0 else (b"", [], 0, None)
+    finally:
+        ours.close()
+        theirs.close()
+    if msg != b"ok" or not fds:
+        raise SandboxError(f"the gvisor backend could not make runsc's mount namespace: {proc.stderr.strip()[-300:]}")
+    os.set_inheritable(fds[0], False)
+    return fds[0]
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -21,6 +21,7 @@ MS_REMOUNT = 32
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
+MS_SLAVE = 1 << 19
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_PDEATHSIG = 1
@@ -31,6 +32,8 @@ AT_RECURSIVE = 0x8000
 MOUNT_ATTR_RDONLY = 0x1
 MOUNT_ATTR_NOSUID = 0x2
 MOUNT_ATTR_NODEV = 0x4
+MOUNT_ATTR__ATIME = 0x70  # the access-time mode bits, cleared before one is set
+MOUNT_ATTR_NOATIME = 0x10
 SYS_mount_setattr = 442  # x86_64 and aarch64 share the new-syscall numbers
 
 

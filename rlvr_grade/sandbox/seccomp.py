@@ -20,6 +20,9 @@ clone), and where a call is needed but not all its uses are, the arguments decid
   pipe quota is shared);
 - socket/socketpair: AF_UNIX only (EAFNOSUPPORT otherwise: no network, netlink, packet...);
 - mknod: FIFOs and regular files only;
+- mmap: not MAP_HUGETLB (ENOMEM, what a host without a huge page pool says): huge pages come
+  from the machine's hugetlb pool (vm.nr_hugepages, surplus up to nr_overcommit_hugepages),
+  which no memory cgroup of a check is charged for;
 - preadv2/pwritev2: not RWF_NOWAIT (EOPNOTSUPP, what a file system without it says): a read
   that fails instead of waiting tells whether a file's pages are in the page cache, which
   every check's root shares (the mincore channel, without mincore).
@@ -82,7 +85,7 @@ ALLOWED = {
         "sched_get_priority_max", "sched_get_priority_min", "getcpu",
     ),
     "memory": (
-        "brk", "mmap", "munmap", "mprotect", "mremap", "msync", "madvise",
+        "brk", "munmap", "mprotect", "mremap", "msync", "madvise",
         "pkey_alloc", "pkey_free", "pkey_mprotect", "futex", "futex_waitv",
     ),
     "signals and time": (
@@ -128,11 +131,12 @@ FCNTLS = (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLK
           F_OFD_SETLKW, F_DUPFD_CLOEXEC, F_GETPIPE_SZ)
 S_IFMT, S_IFIFO, S_IFREG = 0o170000, 0o010000, 0o100000
 RWF_NOWAIT = 0x8
+MAP_HUGETLB = 0x40000
 
 
 def allowed_names() -> tuple[str, ...]:
     """Every call the filter lets through, with or without argument checks."""
-    extra = ("clone", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2")
+    extra = ("clone", "mmap", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2")
     return tuple(sorted({n for group in ALLOWED.values() for n in group} | set(extra)))
 
 
@@ -293,6 +297,8 @@ def compile_filter(channel_fd: int | None = None) -> Filter:
         for kind in (S_IFIFO, S_IFREG):
             rule(SCMP_ACT_ALLOW, "mknod", (1, SCMP_CMP_MASKED_EQ, S_IFMT, kind))
             rule(SCMP_ACT_ALLOW, "mknodat", (2, SCMP_CMP_MASKED_EQ, S_IFMT, kind))
+        rule(SCMP_ACT_ALLOW, "mmap", (3, SCMP_CMP_MASKED_EQ, MAP_HUGETLB, 0))
+        rule(SCMP_ACT_ERRNO_BASE | errno.ENOMEM, "mmap", (3, SCMP_CMP_MASKED_EQ, MAP_HUGETLB, MAP_HUGETLB))
         for name in ("preadv2", "pwritev2"):  # flags: the sixth argument, an int
             rule(SCMP_ACT_ALLOW, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, 0))
             rule(SCMP_ACT_ERRNO_BASE | errno.EOPNOTSUPP, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))

@@ -1028,3 +1028,198 @@ def test_both_set_up_paths_give_the_same_verdicts(host):
     differ = {k: (seen["c"][k], seen["python"][k]) for k in seen["c"] if seen["c"][k] != seen["python"][k]}
     assert differ == {}, differ
     assert [k for k, v in seen["c"].items() if v[1] != 0.0 and not k.startswith("conformance:")] == []
+
+
+# -- issue 16's third red team: host pools, state on shared files, what outlives a check -------
+@pytest.fixture()
+def huge_page_pool():
+    """The host's hugetlb pool, given two pages for the test if it has none (restored after)."""
+    path = "/proc/sys/vm/nr_hugepages"
+    before = Path(path).read_text().strip()
+    if before == "0":
+        try:
+            Path(path).write_text("2")
+        except OSError as exc:
+            pytest.skip(f"cannot give the host a huge page pool here: {exc}")
+    if Path(path).read_text().strip() == "0":
+        pytest.skip("the kernel gave no huge pages (memory too fragmented)")
+    yield
+    Path(path).write_text(before)
+
+
+def test_the_hosts_huge_page_pool_is_out_of_reach(sandbox, huge_page_pool):
+    """mmap(MAP_HUGETLB) takes pages from the machine's pool, charged to no memory cgroup of
+    the check: refused (ENOMEM) by the seccomp program's argument filter on mmap."""
+    ex, _ = _expect(sandbox, "hugetlb_pool", ("fail",))
+    assert "took []" in ex.stdout, ex.stdout
+
+
+def _plant_beside_the_harness(name: str) -> Path:
+    import rlvr_grade
+
+    path = Path(rlvr_grade.__file__).parent / name
+    path.write_text("42\n")
+    path.chmod(0o644)
+    os.utime(path, (1000, path.stat().st_mtime))  # read long ago: relatime would record the next read
+    return path
+
+
+def test_reading_a_shared_file_moves_no_access_time(sandbox):
+    """A file every root shows, last read long ago: a check's read must not move its atime
+    (the overlays' lower layers are noatime), or stat() in another check reads the bit."""
+    name = f"_rlvr_adv_atime_{uuid.uuid4().hex[:8]}.txt"
+    planted = _plant_beside_the_harness(name)
+    try:
+        ex, _ = _expect(sandbox, "atime_on_shared_files", ("fail",), NAME=name)
+        assert "planted read: True" in ex.stdout and "moved []" in ex.stdout, ex.stdout
+        assert planted.stat().st_atime == 1000
+    finally:
+        planted.unlink(missing_ok=True)
+
+
+def test_a_mount_made_on_the_host_does_not_appear_in_a_running_check(sandbox):
+    """Mount propagation: the host mounts a tmpfs (a dataset share) in a directory every root
+    shows while a check runs; the check's namespace is no peer of the host's, so it never sees it."""
+    import subprocess
+
+    import rlvr_grade
+
+    name = f"_rlvr_adv_mnt_{uuid.uuid4().hex[:8]}"
+    place = Path(rlvr_grade.__file__).parent / name
+    place.mkdir()
+    got: dict = {}
+
+    def look() -> None:
+        got["run"] = sandbox.run(program("mount_appearing_on_the_host", NAME=name, LOOK_S="3"),
+                                 Limits(cpu_s=4.0, wall_s=10.0))
+
+    t = threading.Thread(target=look)
+    t.start()
+    mounted = False
+    try:
+        threading.Event().wait(1.0)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "rlvr-adv", str(place)], check=True)
+        mounted = True
+        (place / "answer.ans").write_text("42\n")
+    finally:
+        t.join()
+        if mounted:
+            subprocess.run(["umount", "-l", str(place)], check=False)
+        place.rmdir()
+    ex, out = got["run"]
+    assert (out.status, out.reward) == ("fail", 0.0) and "seen [] mounts []" in ex.stdout, (out, ex.stdout[-500:])
+    sandbox.assert_clean_and_alive()
+
+
+def test_group_and_user_wide_calls_reach_no_process_outside(sandbox):
+    """setpriority by process group and user, kill(0), killpg: resolved by group and uid, not by
+    pid namespace. The check has a session of its own and a uid of its own: the grader's and
+    the workers' priorities stay, and they live (assert_clean_and_alive)."""
+    pids = [os.getpid(), *sandbox.zygotes]
+    before = {p: os.getpriority(os.PRIO_PROCESS, p) for p in pids}
+    _expect(sandbox, "signals_and_priorities_by_group", ("fail",))
+    assert {p: os.getpriority(os.PRIO_PROCESS, p) for p in pids} == before
+
+
+# fixture -> (statuses, the limit it must hit or None, a line its output must hold or None)
+CONTAINED = {
+    "core_dump_after_raising_the_limit": (("fail",), None, "cores []"),
+    "proc_writable_entries": (("fail",), None, "reaching []"),
+    "sockets_in_the_slot_namespace": (("fail",), None, "reached []"),
+    "inherited_descriptors": (("fail",), None, "extra []"),
+    "disk_through_unlinked_files": (("fail",), None, None),
+    "output_from_many_processes": (("fail",), "output", None),
+    "stopped_until_the_wall": (("timeout",), "wall", None),
+    "pipe_buffers_past_the_memory_cap": (("fail", "memory_limit"), None, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINED))
+def test_more_attacks_on_the_checks_own_world_are_contained(sandbox, name):
+    statuses, limit, line = CONTAINED[name]
+    limits = Limits(cpu_s=5.0, wall_s=4.0, memory_mb=128, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
+                    disk_mb=16)
+    ex, _ = _expect(sandbox, name, statuses, limits)
+    assert limit is None or ex.limit_hit == limit, (ex.limit_hit, ex.stdout[-500:])
+    assert line is None or line in ex.stdout, ex.stdout[-1500:]
+    assert "wrote everything" not in ex.stdout
+
+
+def test_a_process_left_writing_after_its_check_reaches_no_later_check(host, setup_path):
+    """At --concurrency 1: a check leaves a double-forked writer in a session of its own with
+    copies of every descriptor it had, writing a marker for seconds after the check ended. The
+    check's pid namespace dies with it: the next check's output and records carry nothing."""
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    backend = LocalBackend(concurrency=1, c_setup=setup_path == "c")
+    backend.start()
+    try:
+        mark = uuid.uuid4().hex[:10]
+        ex1 = backend.run(make_check(program("late_writer_after_the_check", MARK=mark), "assert not escaped()\n",
+                                     Limits(cpu_s=2.0, wall_s=8.0)))
+        assert "left a writer" in ex1.stdout, ex1.stderr[-500:]
+        source = "import time\ntime.sleep(1.5)\nprint('second check')\nescaped = lambda: False\n"
+        check = make_check(source, "assert not escaped()\n", Limits(cpu_s=2.0, wall_s=8.0))
+        ex2 = backend.run(check)
+        out = score(check, ex2, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("pass", 1.0), (out, ex2.stderr[-500:])
+        assert mark not in ex2.stdout + ex2.stderr and "second check" in ex2.stdout
+        assert _cmdlines_with(mark) == []
+    finally:
+        backend.close()
+
+
+GVISOR_MORE = {**{k: v[0] for k, v in CONTAINED.items()}, "hugetlb_pool": ("fail",),
+               "signals_and_priorities_by_group": ("fail",), "stopped_until_the_wall": ("timeout", "runtime_error"),
+               "pipe_buffers_past_the_memory_cap": ("fail", "memory_limit", "timeout")}
+
+
+@pytest.mark.parametrize("name", sorted(GVISOR_MORE))
+def test_more_attacks_are_contained_under_gvisor_too(gvisor, name):
+    limits = Limits(cpu_s=5.0, wall_s=6.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
+                    disk_mb=16)
+    check = make_check(program(name, MARK="rlvr-adv-gvisor", NAME="rlvr-adv-none", LOOK_S="0.2"), TESTS, limits)
+    ex = gvisor.run(check)
+    out = score(check, ex, RewardConfig(), 0.0)
+    assert out.status in GVISOR_MORE[name] and out.reward == 0.0, (out, ex.stdout[-800:], ex.stderr[-800:])
+    if name == "hugetlb_pool":  # gVisor's pages are its own, but the filter is the same
+        assert "took []" in ex.stdout, ex.stdout
+
+
+def test_a_gvisor_check_moves_no_access_time_on_the_host(gvisor):
+    """runsc's gofer reads the root's files through the host's inodes: a read moved the host
+    file's atime (relatime), which a concurrent gVisor check could stat. runsc starts in a mount
+    namespace where every mount is noatime."""
+    name = f"_rlvr_adv_atime_{uuid.uuid4().hex[:8]}.txt"
+    planted = _plant_beside_the_harness(name)
+    try:
+        check = make_check(program("atime_on_shared_files", NAME=name), TESTS,
+                           Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256))
+        ex = gvisor.run(check)
+        out = score(check, ex, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:])
+        assert "planted read: True" in ex.stdout, ex.stdout
+        assert planted.stat().st_atime == 1000
+    finally:
+        planted.unlink(missing_ok=True)
+
+
+# Open (issue 16): gVisor's limits cover the check's own process, not what its kernel holds for
+# it or what its other processes burn. runsc runs with --ignore-cgroups, and the runner's limits
+# are rlimits: RLIMIT_AS (memory) does not count socket or pipe buffers in the sentry, and
+# RLIMIT_CPU is per process. Measured: socket_buffers_past_the_memory_cap held 400 MiB under a
+# 128 MiB cap (runsc's RSS on the host grew to 585 MiB) and passed; cpu_spin_subprocesses at
+# 0.5 s of CPU ran to the 20 s wall. The fix is a host cgroup (memory, pids, cpuacct) around
+# each runsc, its OOM and CPU read as the check's limits.
+GVISOR_TREE_OPEN = pytest.mark.xfail(reason="gVisor checks: limits are per process rlimits, no cgroup around runsc "
+                                            "(issue 16, open)", strict=False)
+
+
+@GVISOR_TREE_OPEN
+@pytest.mark.parametrize("name,limit", [("socket_buffers_past_the_memory_cap", "memory"), ("cpu_spin_subprocesses", "cpu")])
+def test_gvisor_limits_cover_the_whole_check(gvisor, name, limit):
+    check = make_check(program(name), TESTS, Limits(cpu_s=0.5 if limit == "cpu" else 20.0, wall_s=20.0, memory_mb=128,
+                                                  processes=32))
+    ex = gvisor.run(check)
+    out = score(check, ex, RewardConfig(), 0.0)
+    assert out.reward == 0.0 and ex.limit_hit == limit, (out, ex.limit_hit, ex.stdout[-500:])
