@@ -8,11 +8,11 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_grade/harness/_dictver.c
+$(STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_harness/_dictver.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,beam]'
-	$(PY) -m compileall -q rlvr_grade
+	$(PY) -m compileall -q rlvr_grade rlvr_harness
 	touch $(STAMP)
 
 demo: install
@@ -35,19 +35,19 @@ INT_VENV ?= .venv-integrations
 INT_PY := $(INT_VENV)/bin/python
 INT_STAMP := $(INT_VENV)/.installed
 
-$(INT_STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_grade/harness/_dictver.c tests/integrations/requirements.txt
+$(INT_STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_harness/_dictver.c tests/integrations/requirements.txt
 	$(PYTHON) -m venv $(INT_VENV)
 	$(INT_PY) -m pip install -q --upgrade pip
 	$(INT_PY) -m pip install -q -r tests/integrations/requirements.txt
 	$(INT_PY) -m pip install -q -e '.[dev]'
-	$(INT_PY) -m compileall -q rlvr_grade
+	$(INT_PY) -m compileall -q rlvr_grade rlvr_harness
 	touch $(INT_STAMP)
 
 test-integrations: $(INT_STAMP)
 	RLVR_GRADE_INTEGRATIONS=1 $(INT_PY) -m pytest -q -p no:cacheprovider tests/integrations
 
 lint: install
-	$(VENV)/bin/ruff check rlvr_grade tests fidelity
+	$(VENV)/bin/ruff check rlvr_grade rlvr_harness tests fidelity
 
 BENCH_STAMP := $(VENV)/.bench-installed
 
@@ -57,7 +57,7 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 
 # BENCH_ARGS=--quick for a smoke run; bench/run.py installs bubblewrap/runsc with apt if missing.
 bench: install $(BENCH_STAMP)
-	$(PY) -m compileall -q rlvr_grade  # what a wheel install does: no module compiled per start
+	$(PY) -m compileall -q rlvr_grade rlvr_harness  # what a wheel install does: no module compiled per start
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 # rlvr-grade against the reference graders on ../shared/data (RLVR_FIDELITY_DATA elsewhere); skips

@@ -266,9 +266,9 @@ def diagnose(mode: str = "auto", env: str | None = None) -> Report:
     requirements file already built; None: the default environment). Raises SandboxError
     when no sandbox process can start at all."""
     from rlvr_grade import envs
-    from rlvr_grade.harness.splitting import assert_ids
     from rlvr_grade.sandbox.local import LocalBackend
     from rlvr_grade.types import Check, Limits
+    from rlvr_harness.splitting import assert_ids
 
     found = envs.resolve(env, build=False) if env else None
     env_id = "" if found is None or found.default else found.id

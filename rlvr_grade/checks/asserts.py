@@ -12,14 +12,14 @@ from collections.abc import Callable
 
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import PARSE_ERRORS, InvalidRow, unparsable
-from rlvr_grade.harness.splitting import assert_ids
-from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
+from rlvr_harness.splitting import assert_ids
+from rlvr_harness.textcache import TextCache
 
 NAME = "asserts"
-HARNESS = "rlvr_grade.harness.runner.run_asserts"
+HARNESS = "rlvr_harness.runner.run_asserts"
 
 # Test ids per distinct test text: an RL batch carries each problem's tests once per rollout.
 _IDS = TextCache(16 << 20, size_of=lambda ids: 32 * len(ids))

@@ -16,7 +16,7 @@ from rlvr_grade.scoring.compare import MalformedValue, decode, values_equal
 from rlvr_grade.types import Check, Execution
 
 NAME = "call"
-HARNESS = "rlvr_grade.harness.call.run"
+HARNESS = "rlvr_harness.call.run"
 
 
 def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:

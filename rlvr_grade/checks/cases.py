@@ -31,10 +31,10 @@ from typing import Any
 from rlvr_grade.checks import asserts
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import InvalidRow, tests_text
-from rlvr_grade.harness import languages
-from rlvr_grade.harness.splitting import parse_locked
 from rlvr_grade.scoring.compare import DEFAULT_STDIO_MODE, MalformedValue, decode, parse_mode
 from rlvr_grade.types import Check, Rollout
+from rlvr_harness import languages
+from rlvr_harness.splitting import parse_locked
 
 
 class CaseError(ValueError):
@@ -197,7 +197,7 @@ def leetcode_cases(tests: Any) -> CaseSet | None:
     """`def check(candidate): assert candidate(<literals>) == <literal> ...` followed by
     `check(Solution().name)` -> call cases, or None when any statement is not of that form (the
     row then runs as asserts). The expected literal is Python, so tuples stay tuples."""
-    from rlvr_grade.harness.values import NotPlain, encode
+    from rlvr_harness.values import NotPlain, encode
 
     if isinstance(tests, dict):
         tests = tests.get("functional")

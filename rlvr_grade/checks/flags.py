@@ -17,7 +17,7 @@ import ast
 import re
 import time
 
-from rlvr_grade.harness.splitting import parse_locked
+from rlvr_harness.splitting import parse_locked
 
 # flag name -> what it means (docs/fidelity.md lists these; tests/project/test_docs.py checks)
 FLAGS: dict[str, str] = {

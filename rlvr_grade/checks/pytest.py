@@ -11,14 +11,14 @@ from __future__ import annotations
 from rlvr_grade.checks.asserts import code_check
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import PARSE_ERRORS
-from rlvr_grade.harness.splitting import base_id, pytest_ids
-from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
+from rlvr_harness.splitting import base_id, pytest_ids
+from rlvr_harness.textcache import TextCache
 
 NAME = "pytest"
-HARNESS = "rlvr_grade.harness.runner.run_pytest"
+HARNESS = "rlvr_harness.runner.run_pytest"
 
 _IDS = TextCache(16 << 20, size_of=lambda ids: 48 * len(ids))
 

@@ -12,14 +12,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from rlvr_grade.harness.stdio import unpack_output
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.cases import judge_cases, judge_options, short, spec_of
 from rlvr_grade.scoring.compare import outputs_equal
 from rlvr_grade.types import Check, Execution, Limits
+from rlvr_harness.stdio import unpack_output
 
 NAME = "stdio"
-HARNESS = "rlvr_grade.harness.stdio.run"
+HARNESS = "rlvr_harness.stdio.run"
 
 
 def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:

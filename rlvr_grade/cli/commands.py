@@ -130,7 +130,7 @@ def doctor(
     verbose: bool = verbose_option(),
 ) -> None:
     from rlvr_grade.doctor import diagnose
-    from rlvr_grade.harness import languages
+    from rlvr_harness import languages
 
     report = diagnose(env=env)
     if as_json:

@@ -197,8 +197,8 @@ class Grading(Group):
     validator_args: Optional[str] = option(None, help="Extra arguments for --output-validator, space separated.", panel=GRADING)
 
     def validate(self) -> None:
-        from rlvr_grade.harness import languages
         from rlvr_grade.scoring import compare
+        from rlvr_harness import languages
 
         try:
             languages.normalize(self.language)
@@ -371,9 +371,9 @@ def score_options(columns: Columns, grading: Grading, limits: Limits, backend: B
     persistent cache)."""
     from rlvr_grade.api import ScoreOptions
     from rlvr_grade.checks import CheckOptions
-    from rlvr_grade.harness import languages
     from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import Limits as CheckLimits
+    from rlvr_harness import languages
 
     checks = CheckOptions(
         completion_col=columns.completion_col, tests_col=columns.tests_col, id_col=columns.id_col,

@@ -1,5 +1,5 @@
 """What a remote sandbox receives for one check: ONE gzip'd tar holding the code that runs
-inside (the sealed harness, rlvr_grade/harness/, and the one-shot runner around it: RUNNER),
+inside (the sealed harness, the top-level package rlvr_harness/, and the one-shot runner around it: RUNNER),
 so the runner inside always matches the grader outside whatever the image holds, and the
 check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP. Nothing of the
 grading pipeline (checks, scoring, the CLI, io, cache) is in it: tests/project/test_structure.py
@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 import rlvr_grade
+import rlvr_harness
 
 ARCHIVE = "rlvr-check.tgz"
 # Runs as `python3 -s -c BOOTSTRAP rlvr-check.tgz` in the sandbox's working directory.
@@ -50,21 +51,24 @@ RUNNER = (
     "sandbox/seccomp.py",
     "sandbox/cgroups.py",
 )
-HARNESS = "harness"
 
 
 @functools.lru_cache(maxsize=1)
 def package_files() -> tuple[tuple[str, bytes], ...]:
-    """The .py files shipped (the harness and RUNNER), as (archive path, bytes)."""
-    root = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
-    rels = list(RUNNER)
-    for dirpath, dirnames, filenames in os.walk(os.path.join(root, HARNESS)):
+    """The .py files shipped (RUNNER and the harness), as (archive path, bytes)."""
+    pkg = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
+    harness = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
+    paths = [(os.path.join("rlvr_grade", rel), os.path.join(pkg, rel)) for rel in RUNNER]
+    for dirpath, dirnames, filenames in os.walk(harness):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        rels += [os.path.relpath(os.path.join(dirpath, n), root) for n in sorted(filenames) if n.endswith(".py")]
+        for n in sorted(filenames):
+            if n.endswith(".py"):
+                full = os.path.join(dirpath, n)
+                paths.append((os.path.join("rlvr_harness", os.path.relpath(full, harness)), full))
     out = []
-    for rel in rels:
-        with open(os.path.join(root, rel), "rb") as fh:
-            out.append((os.path.join("rlvr_grade", rel), fh.read()))
+    for rel, full in paths:
+        with open(full, "rb") as fh:
+            out.append((rel, fh.read()))
     return tuple(out)
 
 

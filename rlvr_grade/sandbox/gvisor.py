@@ -281,7 +281,7 @@ class GvisorBackend(RemoteBackend):
         # The host's toolchain, read-only under the overlay, on the runner's fixed PATH.
         if language == "python":
             return None
-        from rlvr_grade.harness import languages
+        from rlvr_harness import languages
 
         return languages.toolchain_versions(language, "/usr/local/bin:/usr/bin:/bin")
 

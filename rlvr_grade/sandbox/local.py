@@ -12,12 +12,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import rlvr_grade
+import rlvr_harness
 from rlvr_grade.sandbox import protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 PACKAGE_DIR = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
+HARNESS_DIR = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
 # The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
 CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"
 # Thread pools of numeric libraries (OpenMP, OpenBLAS, MKL, BLIS, numexpr, Accelerate) sized
@@ -52,17 +54,18 @@ def _zygote_env() -> dict[str, str]:
 
 
 def boot_code(call: str) -> str:
-    """`python -s -c` code that imports rlvr_grade from its own folder, by location, then runs
-    `call`: an environment's interpreter sees its own site-packages and this one package,
-    never the folder the grader is installed in (its other packages are the grader's). The
+    """`python -s -c` code that imports rlvr_grade and the harness (rlvr_harness) from their
+    own folders, by location, then runs `call`: an environment's interpreter sees its own
+    site-packages and these two packages, never the folder the grader is installed in (its
+    other packages are the grader's). The
     path keeps `-c`'s "" (the working directory: "/" for a seed, the workdir in a check, where
     a `spawn` child of the candidate finds its `solution` module again)."""
-    init = os.path.join(PACKAGE_DIR, "__init__.py")
-    return (
-        "import sys, importlib.util as u; "
-        f"s = u.spec_from_file_location('rlvr_grade', {init!r}, submodule_search_locations=[{PACKAGE_DIR!r}]); "
-        "m = u.module_from_spec(s); sys.modules['rlvr_grade'] = m; s.loader.exec_module(m); " + call
+    load = "".join(
+        f"s = u.spec_from_file_location({name!r}, {os.path.join(d, '__init__.py')!r}, submodule_search_locations=[{d!r}]); "
+        f"m = u.module_from_spec(s); sys.modules[{name!r}] = m; s.loader.exec_module(m); "
+        for name, d in (("rlvr_grade", PACKAGE_DIR), ("rlvr_harness", HARNESS_DIR))
     )
+    return "import sys, importlib.util as u; " + load + call
 
 
 class PreloadRefused(SandboxError):
@@ -668,7 +671,7 @@ class LocalBackend(Backend):
             self._free.put(slot)
         sent_back = resp.pop("prepared", None)
         if sent_back is not None:
-            from rlvr_grade.harness import prepared
+            from rlvr_harness import prepared
 
             prepared.store(check.tests, sent_back)
         return execution_from_wire(resp, check.limits)
@@ -679,7 +682,7 @@ class LocalBackend(Backend):
         if check.style == "asserts" and check.language == "python":
             # Same interpreter as the workers: ship the tests split, rewritten and compiled, or
             # have this check's child send them back for the next checks of the same tests.
-            from rlvr_grade.harness import prepared
+            from rlvr_harness import prepared
 
             packed = prepared.pack(check.tests)
             if packed is not None:
@@ -741,7 +744,7 @@ class LocalBackend(Backend):
         # The toolchain the checks will find on their own PATH, not on the grader's.
         if language == "python":
             return None  # the workers' interpreter: fingerprint()'s "python"
-        from rlvr_grade.harness import languages
+        from rlvr_harness import languages
 
         return languages.toolchain_versions(language, self.check_path)
 

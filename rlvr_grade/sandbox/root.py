@@ -439,6 +439,7 @@ def python_root(executable: str | None = None) -> Root:
     import sysconfig
 
     import rlvr_grade
+    import rlvr_harness
 
     executable = executable or sys.executable
     files: set[str] = {executable, os.path.realpath(executable), *_base_files()}
@@ -473,6 +474,7 @@ def python_root(executable: str | None = None) -> Root:
         if os.path.isdir(own) and own not in site_dirs:
             hidden.add(own)
     dirs.add(os.path.dirname(os.path.realpath(rlvr_grade.__file__)))
+    dirs.add(os.path.dirname(os.path.realpath(rlvr_harness.__file__)))
     tzpath = sysconfig.get_config_var("TZPATH") or ""
     dirs.update(d for d in tzpath.split(os.pathsep) if d and os.path.isdir(d))
     elves = [executable, os.path.realpath(executable)]

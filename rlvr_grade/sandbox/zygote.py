@@ -458,7 +458,7 @@ def root_language(payload: dict[str, Any]) -> str:
     """The language whose toolchain a check's root holds: the program's, or for an output
     validator's check (scoring/validator.validator_check: Python harness, compiled validator) the
     validator's."""
-    from rlvr_grade.harness.languages import normalize
+    from rlvr_harness.languages import normalize
 
     name = payload.get("language") or "python"
     if payload.get("style") == "validate":
@@ -535,7 +535,7 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
     if payload.get("send_prepared") and payload.get("style") == "asserts":
-        from rlvr_grade.harness import prepared
+        from rlvr_harness import prepared
 
         blob = prepared.make_here(payload["tests"])
         if blob is not None:
@@ -618,7 +618,7 @@ def channel_read(chan: socket.socket) -> tuple[bytes, int | None]:
 
 def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:
     """(path, text) of every file a check starts with, each written read-only."""
-    from rlvr_grade.harness.runner import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
+    from rlvr_harness.runner import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
 
     program = payload["program"]
     if payload.get("setup"):
@@ -654,8 +654,8 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
-    from rlvr_grade.harness import runner
-    from rlvr_grade.harness.channel import make_reporter
+    from rlvr_harness import runner
+    from rlvr_harness.channel import make_reporter
 
     # The encoder and os.write are bound now, before candidate code can patch json or os.
     report = make_reporter(nonce.encode() + b" ", chan)
@@ -729,7 +729,7 @@ def warm_up(pytest_warm: bool = True) -> None:
 
         import pytest
 
-        from rlvr_grade.harness import runner
+        from rlvr_harness import runner
 
         runner.resolve_hookimpls()
         with tempfile.TemporaryDirectory() as d:
@@ -761,14 +761,14 @@ def preload_harness() -> None:
     import importlib
     import pkgutil
 
-    import rlvr_grade.harness as harness
+    import rlvr_harness as harness
 
     for mod in pkgutil.iter_modules(harness.__path__):
         try:
-            importlib.import_module(f"rlvr_grade.harness.{mod.name}")
+            importlib.import_module(f"rlvr_harness.{mod.name}")
         except ImportError:  # e.g. no pytest in this interpreter: that style cannot run anyway
             pass
-    from rlvr_grade.harness import runner
+    from rlvr_harness import runner
 
     runner.snapshot_common()
 

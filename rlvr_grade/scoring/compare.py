@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rlvr_grade.harness.values import MalformedValue, decode
+from rlvr_harness.values import MalformedValue, decode
 
 __all__ = ["COMPARE_MODES", "CompareSpec", "MalformedValue", "decode", "outputs_equal", "parse_mode", "values_equal"]
 

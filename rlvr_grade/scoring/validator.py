@@ -10,9 +10,9 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from rlvr_grade.harness.stdio import unpack_output
 from rlvr_grade.scoring.cases import ValidatorResult, judge_options
 from rlvr_grade.types import Check, Execution, Limits
+from rlvr_harness.stdio import unpack_output
 
 
 def needs_validator(check: Check) -> bool:

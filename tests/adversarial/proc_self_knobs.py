@@ -2,7 +2,6 @@
 # from the OOM killer (oom_score_adj -1000: the host's other processes would be killed first),
 # raising its autogroup's priority, the audit login uid, uid/gid maps and setgroups, the
 # timer slack of its parent (pid 0 outside), and /proc's host-wide files (sysrq, sysctls).
-import os
 
 took = []
 for path, value in (("/proc/self/oom_score_adj", "-1000"), ("/proc/self/oom_adj", "-17"),

@@ -9,7 +9,7 @@ def f(x):
 def _planted():
     # Runs in place of each test function, after the harness put its module back: from here the
     # check that pytest's internals were not modified answers "nothing changed".
-    runner = sys.modules.get("rlvr_grade.harness.runner")
+    runner = sys.modules.get("rlvr_harness.runner")
     if runner is not None:
         runner._fingerprint_changes = lambda before: []
 
@@ -29,6 +29,6 @@ except Exception:
 try:
     # ... and the harness's plugin asked its class, at call time, whether the collected test is
     # the test file's function.
-    sys.modules["rlvr_grade.harness.runner"]._Recorder._genuine = lambda self, fn: True
+    sys.modules["rlvr_harness.runner"]._Recorder._genuine = lambda self, fn: True
 except Exception:
     pass

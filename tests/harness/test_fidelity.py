@@ -178,7 +178,7 @@ def _registry():
     """What a check's worker vouches for: everything alive before the candidate. Taken once, at
     import, so the classes the tests below define (the liars) are nobody's the grader knows, as
     a candidate's classes are in a check."""
-    from rlvr_grade.harness import provenance
+    from rlvr_harness import provenance
 
     registry = provenance.make_registry()
     registry.scan()
@@ -189,7 +189,7 @@ _REGISTRY = _registry()
 
 
 def _run_rewritten(test_src: str, env: dict) -> bool:
-    from rlvr_grade.harness import strict
+    from rlvr_harness import strict
 
     ns = {**env, "__builtins__": strict.pristine_builtins()}
     code = strict.link(compile(strict.rewrite(ast.parse(test_src)), "t", "exec"), strict.make_namespace(registry=_REGISTRY))
@@ -426,7 +426,7 @@ def test_three_runs_at_concurrency_1_and_8_agree_exactly(humaneval_problems):
 # -- expected tests and the channel ------------------------------------------------------------
 
 def test_humaneval_check_counts_each_assert_for_fraction_rewards(humaneval_problems):
-    from rlvr_grade.harness.splitting import assert_ids
+    from rlvr_harness.splitting import assert_ids
 
     p = humaneval_problems[0]  # has_close_elements: 7 asserts inside check()
     ids = assert_ids(p["test"] + f"\n\ncheck({p['entry_point']})\n")
@@ -546,7 +546,7 @@ def test_guard_refuses_frames_only_to_the_candidate(tmp_path):
     )
     driver = (
         "import sys, json; sys.path.insert(0, %r)\n"
-        "from rlvr_grade.harness.guard import Guard\n"
+        "from rlvr_harness.guard import Guard\n"
         "g = Guard(); g.install()\n"
         "def run():\n    g.arm()\n    import cand\n    return cand.probe()\n"
         "print(json.dumps(run()))\n"
@@ -637,7 +637,7 @@ def test_trust_is_by_identity_and_the_requester_names_the_access(tmp_path):
     (tmp_path / "cand.py").write_text(PROVENANCE_PROBE)
     driver = (
         "import sys, json; sys.path.insert(0, %r)\n"
-        "from rlvr_grade.harness.guard import Guard\n"
+        "from rlvr_harness.guard import Guard\n"
         "g = Guard(); g.install()\n"
         "def harness_like(box):\n    box.clear()\n    return len(box)\n"  # trusted code that drops the object
         "g.trust(harness_like.__code__, 2)\n"
@@ -708,7 +708,7 @@ def test_unittest_classes_are_witnessed_and_strict():
 
 
 def test_unittest_classes_are_expected_whatever_their_name():
-    from rlvr_grade.harness.splitting import pytest_ids
+    from rlvr_harness.splitting import pytest_ids
 
     src = "import unittest\nclass GatewayChecks(unittest.TestCase):\n    def test_a(self):\n        pass\nclass Helper:\n    def test_b(self):\n        pass\n"
     assert pytest_ids(src) == ["test_solution.py::GatewayChecks::test_a"]
@@ -718,7 +718,7 @@ def test_channel_encoder_ignores_later_patches_of_json_and_os(monkeypatch):
     import json
     import json.encoder
 
-    from rlvr_grade.harness.channel import make_reporter
+    from rlvr_harness.channel import make_reporter
 
     r, w = os.pipe()
     report = make_reporter(b"N ", w)
@@ -803,7 +803,7 @@ def test_strict_equality_by_allowlist():
 
 
 def test_failure_log_is_append_only():
-    from rlvr_grade.harness.strict import failure_log
+    from rlvr_harness.strict import failure_log
 
     log = failure_log()
     log(("fail", "hard", 3, "failed", "x"))
@@ -848,7 +848,7 @@ def test_guard_resolves_paths_and_allows_writes_beside_the_tests(tmp_path):
     )
     driver = (
         "import sys, json; sys.path.insert(0, %r)\n"
-        "from rlvr_grade.harness.guard import Guard\n"
+        "from rlvr_harness.guard import Guard\n"
         "g = Guard(protected=(%r,)); g.install()\n"
         "def run():\n    g.arm()\n    import cand\n    return cand.probe(%r, %r)\n"
         "print(json.dumps(run()))\n"
@@ -939,7 +939,7 @@ def test_no_native_memory_module_is_loaded_in_a_check():
 def test_an_exception_is_described_without_running_the_programs_code():
     """run_asserts describes a step's exception while it holds the tests: the message is made
     without any `__str__`, `__repr__` or property of the program's (red team A9's class)."""
-    from rlvr_grade.harness import runner
+    from rlvr_harness import runner
 
     called = []
 
@@ -966,7 +966,7 @@ def test_deeply_nested_tests_are_prepared_under_their_own_budget():
     never fails for its depth (lead finding 1); deeper than any compiler takes, it says so."""
     import sys
 
-    from rlvr_grade.harness import runner, splitting
+    from rlvr_harness import runner, splitting
 
     deep = "def check(c):\n    assert c(1) == " + "+".join(["1"] * 600) + "\ncheck(f)\n"
     limit = sys.getrecursionlimit()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from rlvr_grade.harness import prepared
-from rlvr_grade.harness.runner import prepare_asserts
-from rlvr_grade.harness.splitting import assert_ids
-from rlvr_grade.harness.textcache import TextCache
 from rlvr_grade.types import Check, Limits
+from rlvr_harness import prepared
+from rlvr_harness.runner import prepare_asserts
+from rlvr_harness.splitting import assert_ids
+from rlvr_harness.textcache import TextCache
 from tests.conftest import requires_root
 
 TESTS = """\

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from rlvr_grade.harness import runner
+from rlvr_harness import runner
 
 
 def test_every_change_to_a_dict_moves_its_version_tag():

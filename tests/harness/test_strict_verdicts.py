@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rlvr_grade.harness import provenance, strict
+from rlvr_harness import provenance, strict
 
 # What the worker vouches for is what is alive before the candidate runs (provenance.scan):
 # scanned here, before this module's classes exist, so they count as the candidate's, as

@@ -14,6 +14,7 @@ from rlvr_grade.types import Execution, Rollout
 from rlvr_grade.types import TestRecord as Record
 
 PKG = Path(rlvr_grade.__file__).parent
+HARNESS = PKG.parent / "rlvr_harness"  # what runs inside a check, under its own name
 
 
 def _module_name(path: Path) -> str:
@@ -59,7 +60,7 @@ def module_imports(path: Path, top_level_only: bool = True) -> set[str]:
 def import_graph() -> dict[str, set[str]]:
     """module -> the rlvr_grade modules importing it runs at import time (a submodule's import
     runs its packages' __init__ first: those are edges too)."""
-    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    files = {_module_name(p): p for p in [*PKG.rglob("*.py"), *HARNESS.rglob("*.py")]}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         edges: set[str] = set()
@@ -117,15 +118,15 @@ def test_each_style_is_one_module_owning_its_harness_entry_and_verdict():
         mod = style_of(name)
         assert mod.__name__ == f"rlvr_grade.checks.{name}" and mod.NAME == name
         where, _, fn = mod.HARNESS.rpartition(".")
-        assert where.startswith("rlvr_grade.harness.") and callable(getattr(importlib.import_module(where), fn))
+        assert where.startswith("rlvr_harness.") and callable(getattr(importlib.import_module(where), fn))
         assert callable(mod.verdict)
 
 
 def test_a_stdio_row_is_judged_once(monkeypatch):
     # scoring.score compared every case twice (verdict, then judge again for the case verdicts).
     from rlvr_grade.checks import stdio
-    from rlvr_grade.harness.stdio import pack_output
     from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_harness.stdio import pack_output
 
     calls = []
     real = stdio.compare_output
@@ -169,20 +170,20 @@ def test_the_harness_imports_only_the_stdlib_and_itself():
     # harness/ ran inside the sandbox but imported rlvr_grade.compare (call.py), languages
     # (stdio.py) and textcache (prepared.py), which made the whole package what Beam receives.
     outside = {}
-    for path in sorted((PKG / "harness").rglob("*.py")):
+    for path in sorted(HARNESS.rglob("*.py")):
         for name in module_imports(path, top_level_only=False):
             if _stdlib(name) or name.split(".")[0] in ENVIRONMENT_LIBRARIES:
                 continue
-            if name == "rlvr_grade.harness" or name.startswith("rlvr_grade.harness."):
+            if name == "rlvr_harness" or name.startswith("rlvr_harness."):
                 continue
             outside.setdefault(path.name, []).append(name)
     assert outside == {}
-    # importing rlvr_grade.harness runs the package's own __init__ first: stdlib only too
+    # the runner shipped beside it imports rlvr_grade's own __init__ first: stdlib only too
     assert [n for n in module_imports(PKG / "__init__.py", top_level_only=False) if not _stdlib(n)] == []
 
 
 def _closure(roots: list[str]) -> set[str]:
-    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    files = {_module_name(p): p for p in [*PKG.rglob("*.py"), *HARNESS.rglob("*.py")]}
     seen: set[str] = set()
     todo = list(roots)
     while todo:
@@ -192,7 +193,7 @@ def _closure(roots: list[str]) -> set[str]:
         seen.add(name)
         parts = name.split(".")
         todo += [".".join(parts[:i]) for i in range(1, len(parts))]
-        todo += [n for n in module_imports(files[name], top_level_only=False) if n.startswith("rlvr_grade")]
+        todo += [n for n in module_imports(files[name], top_level_only=False) if n.startswith(("rlvr_grade", "rlvr_harness"))]
     return seen
 
 
@@ -201,7 +202,7 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
     from rlvr_grade.sandbox import bundle
 
     shipped = {_module_name(PKG.parent / rel) for rel, _ in bundle.package_files()}
-    harness = {_module_name(p) for p in (PKG / "harness").rglob("*.py")}
+    harness = {_module_name(p) for p in HARNESS.rglob("*.py")}
     needed = _closure(["rlvr_grade.sandbox.inner", *harness])
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
@@ -216,7 +217,7 @@ def test_architecture_md_names_files_that_exist_and_answers_the_four_questions()
 
     text = (ROOT / "docs" / "architecture.md").read_text()
     named = set(re.findall(r"`((?:[a-z_]+/)*[a-z_]+\.(?:py|c))", text))
-    places = (ROOT, ROOT / "tests", PKG, PKG / "sandbox", PKG / "harness")  # sections name files by their folder
+    places = (ROOT, ROOT / "tests", PKG, PKG / "sandbox", HARNESS)  # sections name files by their folder
     missing = [n for n in named if not any((d / n).exists() for d in places)]
     assert named and missing == [], missing
     # The four questions of issue 19, each answered by one file holding the named function.

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from rlvr_grade.harness.splitting import assert_ids
 from rlvr_grade.scoring import RewardConfig, score
 from rlvr_grade.types import Check, Limits
+from rlvr_harness.splitting import assert_ids
 from tests.conftest import ROOT, TESTS, requires_root
 
 pytestmark = requires_root

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import rlvr_grade
+import rlvr_harness
 from rlvr_grade.cli import app
 from tests.conftest import TESTS, read_jsonl, requires_root, write_jsonl
 
@@ -70,8 +71,9 @@ def public_src():
     if not os.path.exists(SYSTEM_PYTHON) or not shutil.which("setpriv"):
         pytest.skip("needs /usr/bin/python3 and setpriv to run as another uid")
     d = tempfile.mkdtemp(prefix="rlvr-src-", dir="/var/tmp")
-    shutil.copytree(os.path.dirname(os.path.abspath(rlvr_grade.__file__)), os.path.join(d, "rlvr_grade"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for pkg in (rlvr_grade, rlvr_harness):
+        shutil.copytree(os.path.dirname(os.path.abspath(pkg.__file__)), os.path.join(d, pkg.__name__),
+                        ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(HELPERS / "run_without_userns.py", d)
     for root, dirs, files in os.walk(d):
         for name in dirs + files:

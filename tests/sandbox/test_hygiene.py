@@ -17,11 +17,11 @@ import time
 import pytest
 
 from rlvr_grade.api import Grader
-from rlvr_grade.harness import languages
 from rlvr_grade.io.writers import sweep_parts
 from rlvr_grade.sandbox import cgroups
 from rlvr_grade.sandbox.local import CHECK_PATH, LocalBackend
 from rlvr_grade.types import Rollout, SandboxError
+from rlvr_harness import languages
 from tests.conftest import requires_root, write_jsonl
 from tests.pipeline.test_cache import ROOT, _cli, _db, _kill_when, _reap_slot_cgroups, _resume_rows
 

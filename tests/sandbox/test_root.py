@@ -135,7 +135,7 @@ def test_the_python_root_lists_the_interpreter_not_the_checkout_nor_the_base_sit
 
 @pytest.mark.parametrize("language", ["c", "cpp", "java", "javascript"])
 def test_a_toolchain_root_holds_its_compiler_and_what_it_loads(language):
-    from rlvr_grade.harness import languages
+    from rlvr_harness import languages
 
     if not languages.available()[language]:
         pytest.skip(f"{language} toolchain not installed")

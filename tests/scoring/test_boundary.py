@@ -17,10 +17,10 @@ from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire, plain_json_problem, safe_text
 from rlvr_grade.cache import Cache
 from rlvr_grade.checks import CheckOptions, build_check
-from rlvr_grade.harness.values import encode
 from rlvr_grade.sandbox.zygote import parse_channel
 from rlvr_grade.scoring.compare import MalformedValue, decode
 from rlvr_grade.types import STATUSES, Limits, Outcome, Rollout
+from rlvr_harness.values import encode
 
 # Reproducible in CI: the same examples every run, no deadline on a loaded machine.
 FIXED = settings(derandomize=True, deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])

@@ -12,9 +12,9 @@ import pytest
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.checks.cases import leetcode_cases
-from rlvr_grade.harness.values import NotPlain, encode
 from rlvr_grade.scoring.compare import CompareSpec, decode, values_equal
 from rlvr_grade.types import Limits, Rollout
+from rlvr_harness.values import NotPlain, encode
 from tests.conftest import requires_root
 
 OPTS = CheckOptions(test_style="call", case_timeout=1.0, limits=Limits(cpu_s=4.0, memory_mb=256))

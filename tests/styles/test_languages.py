@@ -9,8 +9,8 @@ import pytest
 
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
-from rlvr_grade.harness import languages
 from rlvr_grade.types import Limits, Rollout
+from rlvr_harness import languages
 from tests.conftest import requires_root
 
 TESTS = [{"input": "2\n", "output": "4\n"}]

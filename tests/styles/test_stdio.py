@@ -15,9 +15,9 @@ from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.cases import CaseError, parse_cases
 from rlvr_grade.checks.stdio import Validator
 from rlvr_grade.cli import app
-from rlvr_grade.harness import languages
 from rlvr_grade.scoring.compare import CompareSpec, outputs_equal, parse_mode
 from rlvr_grade.types import Limits, Rollout
+from rlvr_harness import languages
 from tests.conftest import read_jsonl, requires_root, write_jsonl
 from tests.judge_fixtures import JUDGE, STATUS, cases, submissions
 
@@ -352,7 +352,7 @@ def test_cli_writes_case_verdicts_in_jsonl_and_parquet(tmp_path):
 
 
 def test_pack_output_round_trip_and_bomb_cap():
-    from rlvr_grade.harness.stdio import pack_output, unpack_output
+    from rlvr_harness.stdio import pack_output, unpack_output
 
     big = b"7 " * 100_000
     assert isinstance(pack_output(big), dict) and unpack_output(pack_output(big)) == big.decode()

@@ -9,9 +9,9 @@ import sys
 import traceback
 from typing import Any, Callable
 
-from rlvr_grade.harness import strict
-from rlvr_grade.harness.guard import Guard
-from rlvr_grade.harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
+from rlvr_harness import strict
+from rlvr_harness.guard import Guard
+from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
 WORKDIR_SOLUTION = "solution.py"
@@ -81,7 +81,7 @@ def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> 
     elif style == "pytest":
         run_pytest(payload, report, workdir, testdir)
     elif style in ("stdio", "call", "validate"):  # competitive-programming styles: harness/<style>.py
-        __import__(f"rlvr_grade.harness.{style}", fromlist=["run"]).run(payload, report, workdir)
+        __import__(f"rlvr_harness.{style}", fromlist=["run"]).run(payload, report, workdir)
     else:
         report({"ev": "phase", "phase": "runtime", "msg": f"unknown test style {style!r}"})
 
@@ -160,7 +160,7 @@ def _dict_tags() -> Any:
     it, and each one sits on a page the check's child then copies: ~1.4 ms a HumanEval check).
     Checked on live dicts before it is trusted."""
     try:
-        from rlvr_grade.harness import _dictver
+        from rlvr_harness import _dictver
 
         d: dict[Any, Any] = {}
         other: dict[Any, Any] = {"x": 1}
@@ -595,7 +595,7 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
 
 
 def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
-    from rlvr_grade.harness import prepared
+    from rlvr_harness import prepared
 
     program = payload["program"]
     setup = payload.get("setup") or ""
@@ -974,7 +974,7 @@ def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
         _setattr(testcase, name, held(fn))
 
 
-_WATCHED = ("_pytest", "pluggy", "pytest", "rlvr_grade")
+_WATCHED = ("_pytest", "pluggy", "pytest", "rlvr_grade", "rlvr_harness")
 # The pytest-warm worker's fingerprint, taken once before it forks any check (see
 # prepare_fingerprint): (module names it covers, entries, (namespace, size) pairs). Built per
 # check it was ~20 ms of a pytest check's ~110 ms.

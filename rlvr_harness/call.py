@@ -15,8 +15,8 @@ import sys
 import types
 from typing import Any, Callable
 
-from rlvr_grade.harness.stdio import RunBudget, harden_parent, run_process
-from rlvr_grade.harness.values import NotPlain, decode, encode
+from rlvr_harness.stdio import RunBudget, harden_parent, run_process
+from rlvr_harness.values import NotPlain, decode, encode
 
 Report = Callable[[dict[str, Any]], None]
 def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable[..., Any]]:

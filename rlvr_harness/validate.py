@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any, Callable
 
-from rlvr_grade.harness.stdio import describe, harden_parent, prepare, run_process
+from rlvr_harness.stdio import describe, harden_parent, prepare, run_process
 
 Report = Callable[[dict[str, Any]], None]
 ACCEPT, REJECT = 42, 43

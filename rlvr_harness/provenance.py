@@ -50,7 +50,10 @@ _GRADER_PKGS = (os.sep + "_pytest" + os.sep, os.sep + "pluggy" + os.sep, os.sep 
 _STACK_FNS = frozenset(("print_stack", "format_stack", "extract_stack", "walk_stack", "walk_tb", "currentframe",
                         "formatStack"))
 _TEXT_LIBS = (os.sep + "traceback.py", os.sep + os.path.join("logging", "__init__.py"))
-_HARNESS_ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
+# The harness and, beside it, the grader's package whose worker code runs the check (zygote):
+# both sit in one folder (a checkout, site-packages, the bundle a remote runner unpacks).
+_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_HARNESS_ROOT = tuple(os.path.join(_PARENT, name, "") for name in ("rlvr_harness", "rlvr_grade"))
 
 
 class Registry(NamedTuple):

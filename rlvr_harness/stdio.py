@@ -25,7 +25,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rlvr_grade.harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
+from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
 
 Report = Callable[[dict[str, Any]], None]
 READ_CHUNK = 65536

@@ -20,7 +20,7 @@ import sys
 from types import CodeType
 from typing import Any
 
-from rlvr_grade.harness.textcache import TextCache
+from rlvr_harness.textcache import TextCache
 
 FORMAT = 4  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
@@ -47,7 +47,7 @@ def store(tests: str, value: Any) -> None:
 def make_here(tests: str) -> bytes | None:
     """In a check child, before candidate code: prepare `tests` for this check and return them
     as a blob to send back, or None (the tests do not prepare: run_asserts reports why)."""
-    from rlvr_grade.harness.runner import prepare_asserts
+    from rlvr_harness.runner import prepare_asserts
 
     try:
         steps = prepare_asserts(tests)
@@ -88,7 +88,7 @@ def pack_program(program: str) -> dict[str, str] | None:
     check's limits, not on the grader's one interpreter)."""
     if len(program) > MAX_PROGRAM:
         return None
-    from rlvr_grade.harness.runner import WORKDIR_SOLUTION
+    from rlvr_harness.runner import WORKDIR_SOLUTION
 
     try:
         code = compile(program, WORKDIR_SOLUTION, "exec", dont_inherit=True, optimize=0)

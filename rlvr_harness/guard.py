@@ -48,7 +48,7 @@ import sys
 import sysconfig
 from typing import Any, Callable
 
-from rlvr_grade.harness import provenance
+from rlvr_harness import provenance
 
 _FRAME_ATTRS = frozenset(("tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code"))
 _CODE_ATTRS = frozenset(("__code__", "__defaults__", "__kwdefaults__", "gi_code", "cr_code", "ag_code"))

@@ -32,7 +32,7 @@ import math as _math
 import operator as _operator
 from typing import Any, Callable
 
-from rlvr_grade.harness.splitting import is_literal
+from rlvr_harness.splitting import is_literal
 
 FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
@@ -875,7 +875,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     # read as getters["__code__"]: code that reads a function's code names it (guard.py's rule 2)
     getters = {"__code__": function_type.__dict__["__code__"].__get__}
     if registry is None:
-        from rlvr_grade.harness import provenance
+        from rlvr_harness import provenance
 
         registry = provenance.make_registry()
         registry.scan()
