@@ -975,6 +975,9 @@ SETUP_LIMITS = {
     # the memory cap must be what ends them on both paths, whatever the machine's load
     "socket_buffers_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
     "tmpfs_metadata_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
+    # the per-user pipe quota stops it below its goal, and the memory cap could strike first or
+    # not: with room, the quota is what ends it on both paths
+    "pipe_buffers_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=512, processes=32),
     # a spin under TIGHT (1 s CPU, 4 s wall) meets the wall first on a loaded machine (2/17 of a
     # core at load 17) and the CPU limit first on a quiet one: the paths must agree on the limit,
     # so the wall is out of reach here
@@ -1131,6 +1134,8 @@ CONTAINED = {
     "output_from_many_processes": (("fail",), "output", None),
     "stopped_until_the_wall": (("timeout",), "wall", None),
     "pipe_buffers_past_the_memory_cap": (("fail", "memory_limit"), None, None),
+    "entropy_pool": (("fail",), None, "took []"),
+    "thread_bomb": (("fail",), None, None),
 }
 
 
@@ -1167,6 +1172,30 @@ def test_a_process_left_writing_after_its_check_reaches_no_later_check(host, set
         assert _cmdlines_with(mark) == []
     finally:
         backend.close()
+
+
+def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox):
+    """The grader keeps the tests the first check of a text prepared and ships them to every
+    later check of it. A first check that writes a forged "prepared" line (the steps of a test
+    that always passes) on every descriptor it holds: what the grader keeps is the honest
+    preparation (only the setup pipe carries it, closed before candidate code runs), and a
+    wrong program checked later under the same tests fails."""
+    import base64
+    import marshal
+
+    from rlvr_grade.harness import prepared
+    from rlvr_grade.harness.runner import prepare_asserts
+
+    tests = f"assert f(1) == 2  # {uuid.uuid4().hex}\n"
+    ex, out = sandbox.run(program("prepared_tests_forged"), tests=tests)
+    assert out.reward == 0.0 and "wrote on [" in ex.stdout, (out, ex.stdout[-300:])
+    kept = prepared.pack(tests)
+    assert kept is not None and kept["blob"] == base64.b64encode(marshal.dumps(prepare_asserts(tests))).decode()
+    ex, out = sandbox.run("def f(x):\n    return x\n", tests=tests)
+    assert (out.status, out.reward) == ("fail", 0.0), out
+    ex, out = sandbox.run("def f(x):\n    return x + 1\n", tests=tests)
+    assert (out.status, out.reward) == ("pass", 1.0), out
+    sandbox.assert_clean_and_alive()
 
 
 GVISOR_MORE = {**{k: v[0] for k, v in CONTAINED.items()}, "hugetlb_pool": ("fail",),
