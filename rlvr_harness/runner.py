@@ -762,7 +762,7 @@ class _Plugin:
 
 def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
                   test_modules: list[str] | tuple[str, ...] = (), log: Callable[[tuple[Any, ...]], Any] | None = None,
-                  attributed: list[int] | None = None) -> Any:
+                  attributed: list[int] | None = None, progress: dict[str, Any] | None = None) -> Any:
     """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
@@ -780,13 +780,21 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     `log` is the strict helpers' failure log: a test whose window (its setup, call and
     teardown) logged a failed assert of the test file fails, whatever pytest made of it (the
     AssertionError may have been caught on the way). `attributed[0]` counts the failures
-    that fell in some test's window; run_pytest fails the row for any other."""
+    that fell in some test's window; run_pytest fails the row for any other.
+
+    `progress["collected"]` gets the node ids pytest collected (once collection is final,
+    before any test runs) and `progress["reported"]` every node id given its final record:
+    run_pytest fails each collected test that never got one. A parametrized test's records
+    count toward one expected id, so a run that stopped after its first case (a
+    KeyboardInterrupt, `pytest.exit(returncode=0)`, `session.shouldfail` set by the candidate)
+    would otherwise pass on that case alone."""
     import functools
     import inspect
 
     import pytest
 
     log = log or strict.failure_log()
+    progress = progress if progress is not None else {"collected": [], "reported": set()}
     code_type = type(make_recorder.__code__)
     restore = pristine_restorer(test_modules)  # imports them: remembered before the candidate runs
     for name in test_modules:
@@ -801,6 +809,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "error": RuntimeError, "as_str": str.__str__, "testfile": testfile, "defs": defs,
         "not_genuine": "the collected test is not the test file's function", "send": report,
         "__code__": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
+        "collected": progress["collected"], "reported": progress["reported"], "tuple": tuple,
     }
 
     def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
@@ -828,6 +837,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         if report.failed:
             msg = _s["str"](report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
             _s["send"]({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(session, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
+        _s["collected"].extend(_s["tuple"](item.nodeid for item in session.items))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(pyfuncitem, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
@@ -938,6 +953,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             if logged and outcome == "passed":
                 outcome, msg = "failed", logged[0][3]
             send({"ev": "test", "id": report.nodeid, "outcome": outcome, "msg": msg})
+            _s["reported"].add(report.nodeid)
         elif report.when == "teardown":
             logged = failures(report.nodeid)  # e.g. an assert in a fixture's teardown, or one caught
             if logged:
@@ -949,7 +965,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                 _s["attributed"][0] += _s["len"](_s["log"](("since", start)))
 
     plugin = _Plugin()
-    vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_pyfunc_call=pytest_pyfunc_call,
+    vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_collection_finish=pytest_collection_finish,
+                        pytest_pyfunc_call=pytest_pyfunc_call,
                         pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
     return plugin
 
@@ -1209,7 +1226,8 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     helpers = strict.make_namespace(log, guard.registry if isinstance(guard, Guard) else None, forked)
     _strict_rewrite_hook(testfile, helpers, payload["tests"], guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
-    recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed)
+    progress: dict[str, Any] = {"collected": [], "reported": set()}
+    recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress)
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
@@ -1232,6 +1250,10 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     restore_now()
     code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
     disarm()
+    for nodeid in progress["collected"]:
+        if nodeid not in progress["reported"]:  # pytest stopped before this test had its say
+            report({"ev": "test", "id": nodeid, "outcome": "error",
+                    "msg": f"{nodeid}: the run stopped before this test reported (pytest exit code {code})"})
     stray = _len(log(("since", 0))) - attributed[0]
     if stray > 0:  # a failed assert of the test file outside every test's window
         report({"ev": "test", "id": "unattributed", "outcome": "failed",
