@@ -38,6 +38,7 @@ FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
 CMP = "__rlvr_cmp__"
 OP = "__rlvr_op__"
+IOP = "__rlvr_iop__"  # augmented assignment: `x op= v`, `obj.a op= v`, `obj[k] op= v`
 ABS = "__rlvr_abs__"
 CHAIN = "__rlvr_chain__"
 TRUTH = "__rlvr_truth__"
@@ -63,12 +64,13 @@ UNITTEST_METHODS = frozenset((
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
                       "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
-                      "__rlvr_item__"))
+                      "__rlvr_item__", "__rlvr_iop__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
-_BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
+            ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.MatMult)
 CMP_NAMES = ("==", "!=", "<", "<=", ">", ">=", "is", "is not", "in", "not in")
-BIN_NAMES = ("+", "-", "*", "/", "//", "%", "**")
+BIN_NAMES = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "@")
 
 # Captured at import (the zygote imports the harness before any check exists).
 _PRISTINE_BUILTINS: dict[str, Any] = dict(_builtins_mod.__dict__)
@@ -327,6 +329,31 @@ class StrictRewriter(ast.NodeTransformer):
         idx = _BIN_OPS.index(type(node.op))
         new = ast.Call(func=helper_ref(OP), args=[ast.Constant(idx), node.left, node.right], keywords=[])
         return _located(new, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        """`x -= expected`, `s ^= {2}`: the in-place operator hands the expected value to the
+        target's `__isub__`/`__rsub__`, or compares set elements by their `__eq__`, as surely as
+        a binary operator does: through __rlvr_iop__, on op()'s rules (Python's in-place
+        operator where both operands are trusted). The target is evaluated once: a name is
+        read and rebound; an attribute's object, or a subscript's object and key, are handed
+        to the helper, which reads, operates and stores. A slice target is left as written."""
+        self.generic_visit(node)
+        if not self._deciding() or not isinstance(node.op, _BIN_OPS):
+            return node
+        idx = ast.Constant(_BIN_OPS.index(type(node.op)))
+        target = node.target
+        if isinstance(target, ast.Name):
+            read = _located(ast.Name(id=target.id, ctx=ast.Load()), target)
+            call = ast.Call(func=helper_ref(IOP), args=[idx, read, node.value, ast.Constant(None), ast.Constant(None)],
+                            keywords=[])
+            return _located(ast.Assign(targets=[target], value=_located(call, node)), node)
+        if isinstance(target, ast.Attribute) and not (target.attr.startswith("__") and not target.attr.endswith("__")):
+            args = [idx, target.value, node.value, ast.Constant("attr"), ast.Constant(target.attr)]
+        elif isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+            args = [idx, target.value, node.value, ast.Constant("item"), target.slice]
+        else:
+            return node  # a private name the compiler mangles, a slice: left as written
+        return _located(ast.Expr(value=_located(ast.Call(func=helper_ref(IOP), args=args, keywords=[]), node)), node)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
@@ -857,7 +884,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     path_div = _pathlib.PurePath.__truediv__
     path_rdiv = _pathlib.PurePath.__rtruediv__
     Counter = collections.Counter
-    counter_ops = {0: Counter.__add__, 1: Counter.__sub__}
+    counter_ops = {0: Counter.__add__, 1: Counter.__sub__, 7: Counter.__and__, 8: Counter.__or__}
     user_types = {collections.UserList: _list, collections.UserDict: _dict, collections.UserString: _str}
     ChainMap = collections.ChainMap
     mv_tobytes = memoryview.tobytes
@@ -889,7 +916,13 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         _operator.eq, _operator.ne, _operator.lt, _operator.le, _operator.gt, _operator.ge,
         _operator.is_, _operator.is_not, _operator.contains, None,
     )
-    bin_ops = (_operator.add, _operator.sub, _operator.mul, _operator.truediv, _operator.floordiv, _operator.mod, _operator.pow)
+    bin_ops = (_operator.add, _operator.sub, _operator.mul, _operator.truediv, _operator.floordiv, _operator.mod, _operator.pow,
+               _operator.and_, _operator.or_, _operator.xor, _operator.lshift, _operator.rshift, _operator.matmul)
+    ibin_ops = (_operator.iadd, _operator.isub, _operator.imul, _operator.itruediv, _operator.ifloordiv, _operator.imod,
+                _operator.ipow, _operator.iand, _operator.ior, _operator.ixor, _operator.ilshift, _operator.irshift,
+                _operator.imatmul)
+    inplace_types = frozenset((_list, _set, _dict, bytearray))
+    _setattr, _setitem = setattr, _operator.setitem
     real_abs = abs
     UNTRUSTED = object()  # kind of a value whose own methods nobody vouches for
 
@@ -1477,7 +1510,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return bin_ops[idx](a, b)  # int/float arithmetic: Python's own
         if idx == 3 and (ta in path_types and (tb is _str or tb in path_types) or tb in path_types and ta is _str):
             return path_div(a, b) if ta in path_types else path_rdiv(b, a)  # tmp_path / "out.txt": pathlib's own join
-        if (idx == 0 or idx == 1) and ta is Counter and tb is Counter:
+        if idx in counter_ops and ta is Counter and tb is Counter:
             if trusted(reduce(a)) and trusted(reduce(b)):
                 return counter_ops[idx](a, b)  # Counter's own arithmetic, on counts nobody else's
         ra, rb = reduce(a), reduce(b)
@@ -1495,11 +1528,46 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             if _type(ra) is _float or _type(rb) is _float or _type(ra) is Decimal or _type(rb) is Decimal:
                 return bin_ops[idx](as_float(rational(ra)), as_float(rational(rb)))
             return bin_ops[idx](Fraction(*rational(ra)), Fraction(*rational(rb)))
-        if (_type(ra) is Decimal or _type(rb) is Decimal) and _type(ra) is not _float and _type(rb) is not _float:
+        if (_type(ra) is Decimal or _type(rb) is Decimal) and _type(ra) is not _float and _type(rb) is not _float and idx < 7:
             # under the default context taken before the candidate ran: the thread's current
             # one is the candidate's to set (precision 1 rounds every difference away)
             return dec_ops[idx](ra, rb)
         return bin_ops[idx](ra, rb)
+
+    def iop(idx: int, a: Any, b: Any, where: Any, key: Any) -> Any:
+        """`a op= b` (where None: the caller rebinds its name to the result), `a.key op= b`
+        (where "attr") or `a[key] op= b` (where "item"). Python's in-place operator when both
+        operands are trusted and the target is a builtin container (a list extended, a set
+        updated: the tests' own aliases see it) or both are objects nobody vouches for (the
+        candidate's among themselves); else op()'s rules: an object nobody vouches for beside
+        a trusted value is refused, whatever its `__isub__` would say."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        if where is None:
+            target = a
+        elif where == "attr":
+            target = getattr_(a, key)
+        else:
+            target = item(a, key)
+        ta, tb = _type(target), _type(b)
+        if ta in fast_numbers and tb in fast_numbers:
+            result = bin_ops[idx](target, b)
+        elif ta is _list and (idx == 0 or idx == 2):
+            result = ibin_ops[idx](target, b)  # extend, repeat: nothing is compared
+        else:
+            rt, rb = reduce(target), reduce(b)
+            both = trusted(rt) and trusted(rb)
+            if both and ta in inplace_types or not both and kind(rt) is UNTRUSTED and kind(rb) is UNTRUSTED:
+                result = ibin_ops[idx](target, b)
+            else:
+                result = op(idx, target, b)
+        if where is None:
+            return result
+        if where == "attr":
+            _setattr(a, key, result)
+        else:
+            _setitem(a, key, result)
+        return None
 
     def neutral(x: Any) -> bool:
         """Arguments that carry no value to compare: None, a class, a module, a callable, a
@@ -1784,7 +1852,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         log(("fail", "hard", 0, "failed", msg))
         raise mismatch(msg)
 
-    helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, ABS: strict_abs,
+    helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
                ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}

@@ -426,3 +426,47 @@ def test_a_mapping_of_the_tests_looked_up_with_an_untrusted_key_is_refused():
     assert not run("d = {2: 'ok'}\nassert d.get(got) == 'ok'", {"got": HashLiar()})[0]
     ok, log = run("d = {2: 'ok', k: 'own'}\nassert d[2] == 'ok' and [1, 2][1] == 2 and {k: 1}[k] == 1", {"k": Liar()})
     assert ok and not log
+
+
+class SetLiar(Liar):
+    """Hashes as 2 does: in a set, 2's slot asks its __eq__."""
+
+    def __hash__(self):
+        return hash(2)
+
+    def __isub__(self, other):
+        return 0
+
+    __ixor__ = __rxor__ = __xor__ = __and__ = __rand__ = __isub__
+
+
+@pytest.mark.parametrize("tests", [
+    "d = got\nd -= 2\nassert d == 0",  # the target's __isub__ sees the expected value
+    "err = 1.5\nerr -= got\nassert abs(err) < 1e-9",  # the liar's __rsub__ does
+    "assert not ({got} ^ {2})",  # a set operation asks the elements' __eq__
+    "assert len({got} & {2}) == 1",
+    "s = {got}\ns ^= {2}\nassert not s",
+    "class Box:\n    pass\nb = Box()\nb.v = {got}\nb.v ^= {2}\nassert not b.v",
+    "box = {'v': {got}}\nbox['v'] ^= {2}\nassert not box['v']",
+    "assert (got << 1) == 4",
+])
+def test_augmented_assignment_and_bitwise_operators_go_through_the_allowlist(tests):
+    ok, logged = run(tests, {"got": SetLiar()})
+    assert not ok and logged
+
+
+@pytest.mark.parametrize("tests", [
+    "x = [1]\nalias = x\nx += [2]\nassert alias == [1, 2]",  # in place, as Python does it
+    "s = {1}\ns |= {2}\ns -= {1}\ns ^= {3}\nassert s == {2, 3}",
+    "n = 5\nn -= 2\nn <<= 1\nn |= 1\nassert n == 7",
+    "text = 'a'\ntext += 'b'\nassert text == 'ab'",
+    "from collections import Counter\nc = Counter('aab') & Counter('ab')\nc |= Counter('z')\nassert c == Counter('abz')",
+    "class Box:\n    pass\nb = Box()\nb.n = 1\nb.n += 2\nassert b.n == 3",
+    "d = {'k': [1]}\nd['k'] += [2]\nd['k'] *= 2\nassert d['k'] == [1, 2, 1, 2]",
+    "assert {1, 2} & {2, 3} == {2} and {1} | {2} == {1, 2} and 6 ^ 3 == 5 and 1 << 3 == 8",
+    "class V:\n    def __init__(self, x):\n        self.x = x\n    def __iadd__(self, o):\n        self.x += o.x\n        return self\n"
+    "    def __eq__(self, o):\n        return self.x == o.x\nv = V(1)\nv += V(2)\nassert v == V(3)",
+])
+def test_honest_augmented_assignment_keeps_pythons_answers(tests):
+    ok, logged = run(tests)
+    assert ok and not logged
