@@ -8,13 +8,16 @@ stdio modes
     float            tokens; where both tokens are numbers they may differ by the tolerance
                      (|a-b| <= abs_tol or |a-b| <= rel_tol*|b|, defaults 1e-6 each); a NaN
                      token never equals anything, not even "nan"; a token that is not a
-                     number must match exactly
+                     number must match exactly; "inf"/"infinity" equals only the same
+                     infinity, a number past a float's range (a 400-digit answer, 1e999) is
+                     compared as the decimal it is
     lines-unordered  the same multiset of lines, each compared as tokens; blank lines ignored
 
 call values are compared with strict equality (see `values_equal`)."""
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from dataclasses import dataclass
@@ -35,6 +38,10 @@ DEFAULT_REL_TOL = 1e-6
 # fraction alone, an optional exponent; plus inf/infinity/nan in any case. A NaN token is
 # never equal to anything (not even "nan"); an infinity only equals the same infinity.
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z|[+-]?(?:inf|infinity|nan)\Z", re.I)
+_INF_WORD = re.compile(r"[+-]?(?:inf|infinity)\Z", re.I)
+# Numbers past a float's range: exponents of any size, 200 significant digits (rounding never
+# makes a nonzero difference zero; tolerances are far coarser than 1e-200 relative).
+_WIDE = decimal.Context(prec=200, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[])
 
 
 @dataclass(frozen=True)
@@ -96,8 +103,17 @@ def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
     a, b = float(got), float(expected)
     if math.isnan(a) or math.isnan(b):
         return False
-    if math.isinf(a) or math.isinf(b):  # 1e999: only the same infinity
-        return a == b
+    if math.isinf(a) or math.isinf(b):
+        # "inf" is an infinity and equals only the same one; a number too big for a float
+        # (a 400-digit answer, 1e999) is still that number: as floats any two of them were
+        # the same infinity, so a wrong 400-digit answer passed. Compared as decimals.
+        wa, wb = _INF_WORD.match(got) is not None, _INF_WORD.match(expected) is not None
+        if wa or wb:
+            return wa and wb and a == b
+        with decimal.localcontext(_WIDE) as ctx:
+            da, db = decimal.Decimal(got), decimal.Decimal(expected)  # exact: the context rounds results only
+            diff = abs(da - db)
+            return diff <= ctx.create_decimal_from_float(spec.abs_tol) or diff <= ctx.create_decimal_from_float(spec.rel_tol) * abs(db)
     diff = abs(a - b)
     return diff <= spec.abs_tol or diff <= spec.rel_tol * abs(b)
 

@@ -8,6 +8,8 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rlvr_grade.api import Grader, ScoreOptions
@@ -223,8 +225,28 @@ def test_float_nan_is_never_equal():
     assert outputs_equal("NaN", "NaN", CompareSpec("tokens"))  # outside float mode it is a word
     from rlvr_grade.scoring.compare import _float_token_equal
 
-    assert not _float_token_equal("1e999", "1", fl)  # inf vs a number
-    assert _float_token_equal("1e999", "2e999", fl)  # the same infinity
+    assert not _float_token_equal("1e999", "1", fl)  # a huge number vs a small one
+    assert _float_token_equal("inf", "Infinity", fl) and not _float_token_equal("inf", "1e999", fl)
+
+
+def test_float_numbers_past_a_floats_range_keep_their_value():
+    """As floats, any two tokens past 1.8e308 were the same infinity: a wrong 401-digit
+    answer passed against the right one."""
+    from rlvr_grade.scoring.compare import _float_token_equal
+
+    fl = parse_mode("float")
+    big = "1" + "0" * 400
+    assert not _float_token_equal("9" * 401, big, fl) and not _float_token_equal("-" + "7" * 330, "-" + big, fl)
+    assert not _float_token_equal("1e999", "2e999", fl) and _float_token_equal("1.0000001e999", "1e999", fl)
+    assert _float_token_equal(big, big, fl) and _float_token_equal(big[:-1] + "1", big, fl)  # within 1e-6 relative
+    assert not _float_token_equal("9" * 100000, "9" * 99999 + "8", parse_mode("float:0:0"))  # digits are not rounded away
+
+
+@given(st.integers(min_value=10 ** 309, max_value=10 ** 330), st.integers(min_value=-10 ** 6, max_value=10 ** 6))
+def test_float_compare_of_huge_integers_is_exact_at_zero_tolerance(n, d):
+    from rlvr_grade.scoring.compare import _float_token_equal
+
+    assert _float_token_equal(str(n + d), str(n), parse_mode("float:0:0")) == (d == 0)
 
 
 def test_compare_column_per_row_and_tokens_default(grader):
