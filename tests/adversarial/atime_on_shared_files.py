@@ -5,7 +5,7 @@
 import os
 import sys
 
-here = os.path.dirname(sys.modules["rlvr_grade"].__file__)
+here = os.path.dirname(sys.modules["rlvr_harness"].__file__)
 moved, read, planted = [], 0, False
 for path in [os.path.join(here, "$NAME"), os.__file__, os.path.join(here, "__init__.py")]:
     try:

@@ -6,7 +6,7 @@ import os
 import sys
 import time
 
-here = os.path.dirname(sys.modules["rlvr_grade"].__file__)
+here = os.path.dirname(sys.modules["rlvr_harness"].__file__)
 place = os.path.join(here, "$NAME")
 seen = []
 t0 = time.monotonic()

@@ -6,8 +6,8 @@ import base64
 import marshal
 import os
 
-from rlvr_grade.harness import prepared
-from rlvr_grade.harness.runner import prepare_asserts
+from rlvr_harness import prepared
+from rlvr_harness.runner import prepare_asserts
 
 blob = base64.b64encode(marshal.dumps(prepare_asserts("assert True\n")))
 line = b"prepared " + prepared.TAG.encode() + b" " + blob + b"\nok"

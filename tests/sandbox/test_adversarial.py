@@ -1058,9 +1058,9 @@ def test_the_hosts_huge_page_pool_is_out_of_reach(sandbox, huge_page_pool):
 
 
 def _plant_beside_the_harness(name: str) -> Path:
-    import rlvr_grade
+    import rlvr_harness
 
-    path = Path(rlvr_grade.__file__).parent / name
+    path = Path(rlvr_harness.__file__).parent / name
     path.write_text("42\n")
     path.chmod(0o644)
     os.utime(path, (1000, path.stat().st_mtime))  # read long ago: relatime would record the next read
@@ -1085,10 +1085,10 @@ def test_a_mount_made_on_the_host_does_not_appear_in_a_running_check(sandbox):
     shows while a check runs; the check's namespace is no peer of the host's, so it never sees it."""
     import subprocess
 
-    import rlvr_grade
+    import rlvr_harness
 
     name = f"_rlvr_adv_mnt_{uuid.uuid4().hex[:8]}"
-    place = Path(rlvr_grade.__file__).parent / name
+    place = Path(rlvr_harness.__file__).parent / name
     place.mkdir()
     got: dict = {}
 
@@ -1183,8 +1183,8 @@ def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox)
     import base64
     import marshal
 
-    from rlvr_grade.harness import prepared
-    from rlvr_grade.harness.runner import prepare_asserts
+    from rlvr_harness import prepared
+    from rlvr_harness.runner import prepare_asserts
 
     tests = f"assert f(1) == 2  # {uuid.uuid4().hex}\n"
     ex, out = sandbox.run(program("prepared_tests_forged"), tests=tests)
