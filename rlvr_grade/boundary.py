@@ -5,7 +5,7 @@ candidate managed to write, or an inner runner we do not fully trust, sent back 
 text that leaves the grader again (the `error` column, the cache, the writers, JUnit XML, the
 console). The rules:
 
-- `safe_text`: any value -> a str that every sink can store (no lone surrogates: SQLite,
+- `safe_text` (rlvr_grade/text.py): any value -> a str that every sink can store (no lone surrogates: SQLite,
   orjson and Parquet all refuse them), optionally capped. `Outcome` applies it to its
   `error`, so no Outcome anywhere carries unstorable text.
 - `execution_from_wire`: a report -> Execution. Fields the grader's own worker produces must
@@ -19,10 +19,12 @@ console). The rules:
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from rlvr_grade.types import Execution
+from rlvr_grade.text import safe_text
+from rlvr_grade.types import Execution, TestRecord
+
+__all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe_text"]
 
 # Bounds on a record's output value (a call's tagged return value, a stdio case's output). The
 # harness encodes at most 200 levels of Python nesting (harness/call.py MAX_DEPTH), which tagged
@@ -36,27 +38,6 @@ PHASES = frozenset({"compile", "runtime", "memory"})
 class MalformedReport(ValueError):
     """A sandbox report whose grader-made fields do not have their types: never a verdict on
     the candidate (the row becomes sandbox_error), never the end of the run."""
-
-
-def safe_text(value: Any, limit: int | None = None) -> str:
-    """`value` as text every sink can store: a str as is when it encodes as UTF-8, else with
-    each lone surrogate replaced by U+FFFD (a valid pair is joined into its character); any
-    other type by its str(), or its type's name if even that fails. Cut to `limit` characters."""
-    if type(value) is not str:
-        try:
-            value = str(value)
-        except Exception:  # noqa: BLE001 - a hostile or broken __str__
-            value = f"<{type(value).__name__}>"
-        if type(value) is not str:  # a str subclass from __str__
-            value = str.__str__(value)
-    if limit is not None and len(value) > limit:
-        value = value[:limit]
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            value = value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return value
 
 
 def plain_json_problem(value: Any, max_depth: int = MAX_OUTPUT_DEPTH, max_nodes: int = MAX_OUTPUT_NODES) -> str | None:
@@ -107,10 +88,8 @@ def _text(resp: dict[str, Any], key: str) -> str:
     return safe_text(v)
 
 
-def _record(r: Any) -> Any:
+def _record(r: Any) -> TestRecord:
     """One test record; fails closed (outcome "error") when it is anything but well formed."""
-    from rlvr_grade.types import TestRecord
-
     if type(r) is not dict:
         return TestRecord(id=safe_text(r, 200), outcome="error", message="malformed result record")
     rid = safe_text(r.get("id"), 1000)
@@ -139,11 +118,9 @@ def _phase(value: Any) -> tuple[str, str] | None:
     return "runtime", "malformed phase report"
 
 
-def execution_from_wire(resp: Any, limits: Any) -> "Execution":
+def execution_from_wire(resp: Any, limits: Any) -> Execution:
     """A worker's raw report -> Execution, deciding which limit (if any) was hit. Raises
     MalformedReport when a field the grader's own code writes has the wrong type."""
-    from rlvr_grade.types import Execution
-
     if type(resp) is not dict:
         raise MalformedReport(f"malformed sandbox report: a {type(resp).__name__}, not an object")
     phase = _phase(resp.get("phase"))

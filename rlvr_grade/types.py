@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rlvr_grade.boundary import safe_text
+from rlvr_grade.text import safe_text
 
 Status = Literal[
     "pass",

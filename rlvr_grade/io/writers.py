@@ -192,7 +192,7 @@ def storable(value: Any, depth: int = 0) -> Any:
     boundary.safe_text), ints beyond 64 bits as their decimal text, keys as text, and any part
     nested deeper than _MAX_NESTING as its JSON text (stdlib json: no depth limit of its own
     beyond the interpreter's recursion; past that, its repr-like text)."""
-    from rlvr_grade.boundary import safe_text
+    from rlvr_grade.text import safe_text
 
     if isinstance(value, str):
         return safe_text(value)
@@ -220,7 +220,7 @@ def storable(value: Any, depth: int = 0) -> Any:
 def as_json_text(value: Any) -> str:
     """A value as JSON text (for a Parquet string column holding a value of another type)."""
     if isinstance(value, str):
-        from rlvr_grade.boundary import safe_text
+        from rlvr_grade.text import safe_text
 
         return safe_text(value)
     if type(value) is int:
@@ -372,7 +372,7 @@ class ParquetSink(RowSink):
 
 
 def safe_key(name: Any) -> str:
-    from rlvr_grade.boundary import safe_text
+    from rlvr_grade.text import safe_text
 
     return safe_text(name)
 

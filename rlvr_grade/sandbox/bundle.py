@@ -38,6 +38,7 @@ RUNNER = (
     "__init__.py",
     "types.py",
     "boundary.py",
+    "text.py",
     "leftovers.py",
     "sandbox/__init__.py",
     "sandbox/base.py",
