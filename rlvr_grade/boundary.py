@@ -23,6 +23,7 @@ from typing import Any
 
 from rlvr_grade.text import safe_text
 from rlvr_grade.types import Execution, TestRecord
+from rlvr_harness.limits import limit_hit
 
 __all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe_text"]
 
@@ -119,24 +120,18 @@ def _phase(value: Any) -> tuple[str, str] | None:
 
 
 def execution_from_wire(resp: Any, limits: Any) -> Execution:
-    """A worker's raw report -> Execution, deciding which limit (if any) was hit. Raises
+    """A worker's raw report -> Execution, deciding which limit (if any) was hit (the one rule,
+    harness/limits.py `limit_hit`). Raises
     MalformedReport when a field the grader's own code writes has the wrong type."""
     if type(resp) is not dict:
         raise MalformedReport(f"malformed sandbox report: a {type(resp).__name__}, not an object")
     phase = _phase(resp.get("phase"))
     cpu = _number(resp, "cpu_s")
     sig = _int_or_none(resp, "signal")
-    limit_hit = None
-    if resp.get("killed_for_output") is True:  # stopped by the worker itself: nothing after counts
-        limit_hit = "output"
-    elif resp.get("oom") or (phase and phase[0] == "memory"):
-        limit_hit = "memory"
-    elif cpu >= limits.cpu_s or (sig in (9, 24) and cpu >= limits.cpu_s * 0.95):
-        limit_hit = "cpu"
-    elif resp.get("killed_for_wall"):
-        limit_hit = "wall"
-    elif sig == 25:  # SIGXFSZ
-        limit_hit = "file_size"
+    # The worker's collector stopped it at the output cap (nothing after counts), or not.
+    hit = limit_hit(cpu_s=cpu, cpu_limit=limits.cpu_s, sig=sig, killed_for_output=resp.get("killed_for_output") is True,
+                    killed_for_wall=bool(resp.get("killed_for_wall")),
+                    memory=bool(resp.get("oom") or (phase and phase[0] == "memory")))
     records = resp.get("records", [])
     if type(records) is not list:
         raise MalformedReport(f"malformed sandbox report: records is a {type(records).__name__}")
@@ -151,7 +146,7 @@ def execution_from_wire(resp: Any, limits: Any) -> Execution:
         cpu_s=cpu,
         wall_s=_number(resp, "wall_s"),
         peak_memory_mb=_number(resp, "peak_memory_mb"),
-        limit_hit=limit_hit,  # type: ignore[arg-type]
+        limit_hit=hit,
         records=tuple(_record(r) for r in records),
         done=resp.get("done") is True,
         phase_error=phase,

@@ -14,22 +14,20 @@ reported as {"ev": "test", "id": "case:<i>", "outcome": "passed"|"error", "outpu
 
 from __future__ import annotations
 
-import math
 import os
-import resource
-import select
 import signal
 import sys
-import time
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rlvr_harness import process
 from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
+from rlvr_harness.limits import limit_hit
 
 Report = Callable[[dict[str, Any]], None]
-READ_CHUNK = 65536
 ERR_CAP = 8192
+EXTRA_CAP = 16 << 20  # the call style's result pipe
 PR_SET_DUMPABLE = 4
 
 
@@ -59,12 +57,6 @@ def harden_parent() -> None:
         pass
 
 
-def _high(fd: int) -> int:
-    import fcntl
-
-    return fcntl.fcntl(fd, fcntl.F_DUPFD, 100)
-
-
 def run_process(
     target: Callable[[], None] | list[str],
     stdin_path: str | None,
@@ -76,121 +68,19 @@ def run_process(
     want_extra: bool = False,
     env: dict[str, str] | None = None,
 ) -> CaseRun:
-    """Fork one grandchild that runs `target` (a Python callable, or an argv to exec) with the
-    given stdin, capture its stdout/stderr (capped) and, with `want_extra`, fd 3, and judge how
-    it ended. RLIMIT_CPU in the grandchild is the per-case limit; `wall_s` is a backstop."""
-    out_r, out_w = os.pipe()
-    err_r, err_w = os.pipe()
-    ext_r, ext_w = os.pipe() if want_extra else (-1, -1)
-    in_fd = os.open(stdin_path or "/dev/null", os.O_RDONLY)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the grandchild
-        try:
-            os.setpgid(0, 0)
-            srcs = [_high(in_fd), _high(out_w), _high(err_w)] + ([_high(ext_w)] if want_extra else [])
-            for target_fd, src in enumerate(srcs):
-                os.dup2(src, target_fd)
-            # Everything else closes: the report channel above all (a case cannot forge reports).
-            os.closerange(len(srcs), 65536)
-            # Limits only go down from the check's own (an unprivileged process cannot raise a
-            # hard limit): clamp to what this process already has.
-            _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
-            soft = max(1, int(math.ceil(cpu_s)))
-            hard = soft + 1 if cpu_hard == resource.RLIM_INFINITY else min(soft + 1, cpu_hard)
-            resource.setrlimit(resource.RLIMIT_CPU, (min(soft, hard), hard))
-            if memory_mb is not None:
-                lim = memory_mb << 20
-                _, as_hard = resource.getrlimit(resource.RLIMIT_AS)
-                if as_hard != resource.RLIM_INFINITY:
-                    lim = min(lim, as_hard)
-                resource.setrlimit(resource.RLIMIT_AS, (lim, lim if as_hard == resource.RLIM_INFINITY else as_hard))
-            if stack_mb is not None:
-                _, hard = resource.getrlimit(resource.RLIMIT_STACK)
-                want = stack_mb << 20
-                if hard != resource.RLIM_INFINITY:
-                    want = min(want, hard)
-                resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
-            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-            if callable(target):
-                target()
-                os._exit(0)
-            os.execve(target[0], target, env if env is not None else dict(os.environ))
-        except BaseException:  # noqa: BLE001
-            try:
-                os.write(2, traceback.format_exc().encode()[-2000:])
-            except BaseException:
-                pass
-        os._exit(120)
-    os.close(in_fd), os.close(out_w), os.close(err_w)
-    if want_extra:
-        os.close(ext_w)
-    bufs = {out_r: bytearray(), err_r: bytearray()}
-    caps = {out_r: output_cap, err_r: ERR_CAP}
-    if want_extra:
-        bufs[ext_r] = bytearray()
-        caps[ext_r] = 16 << 20
-    over = False
-    pidfd = os.pidfd_open(pid)
-    poller = select.poll()
-    for fd in bufs:
-        poller.register(fd, select.POLLIN)
-    poller.register(pidfd, select.POLLIN)
-    open_fds = set(bufs)
-    exited = killed = False
-    deadline = t0 + wall_s
-    drain_until = None
-    # The case is over when its process exits (the pidfd fires) or the wall deadline hits,
-    # not when its pipes close: a program may close fd 1 and fd 2 (C's fclose(stdout)) and go
-    # on computing or exit a little later. With every pipe closed the poll below waits on the
-    # pidfd alone, until the deadline; stopping at EOF would SIGKILL a running case and judge
-    # it on that kill of ours (MLE/RE) instead of on its output or its time.
-    while open_fds or not exited:
-        now = time.monotonic()
-        if not exited and now >= deadline:
-            _kill_group(pid)
-            killed = True
-            deadline = float("inf")
-        if exited and drain_until is None:
-            drain_until = now + 0.5  # a background process of the case may hold the pipes open
-        if drain_until is not None and now >= drain_until:
-            break
-        limit_at = min(deadline, drain_until or float("inf"))
-        timeout = None if limit_at == float("inf") else max(0, int((limit_at - now) * 1000) + 1)
-        for fd, _ev in poller.poll(timeout):
-            if fd == pidfd:
-                exited = True
-                poller.unregister(pidfd)
-                continue
-            chunk = os.read(fd, READ_CHUNK)
-            if not chunk:
-                poller.unregister(fd)
-                open_fds.discard(fd)
-                continue
-            room = caps[fd] - len(bufs[fd])
-            if room > 0:
-                bufs[fd] += chunk[:room]
-            if len(chunk) > room and fd == out_r:
-                over = True
-                if not exited:
-                    _kill_group(pid)  # output limit exceeded: no point in running on
-    # The case's process has exited (the loop only ends once the pidfd fired), so this does not
-    # touch its status: the zombie keeps the group's id alive, and the kill takes whatever of
-    # the case still runs in the background (which may be what held the pipes open) before
-    # the reap below frees the id.
-    _kill_group(pid)
-    _, status, ru = os.wait4(pid, 0)
-    for fd in list(bufs) + [pidfd]:
-        os.close(fd)
-    cpu = ru.ru_utime + ru.ru_stime
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
-    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    err = bytes(bufs[err_r])
-    if over:
+    """Run one case's process (harness/process.py: `target` is a Python callable, or an argv to
+    exec) with the given stdin, its stdout capped at `output_cap` (past it: OLE), stderr and, with
+    `want_extra`, fd 3 kept up to their own caps, and judge how it ended (limits.limit_hit).
+    RLIMIT_CPU on the process is the per-case limit; `wall_s` is a backstop."""
+    streams = [(output_cap, True), (ERR_CAP, False)] + ([(EXTRA_CAP, False)] if want_extra else [])
+    ended, (out, err, *extra) = process.run(target, stdin_path, cpu_s=cpu_s, wall_s=wall_s, streams=streams,
+                                            memory_mb=memory_mb, stack_mb=stack_mb, env=env)
+    cpu, code, sig = ended.cpu_s, ended.exit_code, ended.signal
+    hit = limit_hit(cpu_s=cpu, cpu_limit=cpu_s, sig=sig, killed_for_output=ended.killed_for_output,
+                    killed_for_wall=ended.killed_for_wall, soft_cpu_rlimit=True)
+    if hit == "output":
         verdict = "OLE"
-    elif cpu > cpu_s or sig == signal.SIGXCPU or killed or (sig == signal.SIGKILL and cpu >= cpu_s * 0.95):
+    elif hit in ("cpu", "wall"):
         verdict = "TLE"
     elif sig == signal.SIGKILL or b"MemoryError" in err[-400:] or b"OutOfMemoryError" in err or b"std::bad_alloc" in err[-400:]:
         # SIGKILL that is not the CPU limit: the memory cgroup's OOM killer (or the program's
@@ -203,17 +93,8 @@ def run_process(
         verdict = "OK"
     # Stopped by our wall deadline without spending its CPU limit: it waited (sleep, a blocking
     # read, a full pipe), which the message should say rather than blame the CPU.
-    by_wall = wall_s if verdict == "TLE" and killed and cpu < cpu_s * 0.95 else None
-    return CaseRun(verdict, bytes(bufs[out_r]), err, cpu, code, sig, bytes(bufs[ext_r]) if want_extra else b"", by_wall,
-                   output_cap)
-
-
-def _kill_group(pid: int) -> None:
-    for target in (-pid, pid):
-        try:
-            os.kill(target, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+    by_wall = wall_s if hit == "wall" else None
+    return CaseRun(verdict, out, err, cpu, code, sig, extra[0] if extra else b"", by_wall, output_cap)
 
 
 def _tail(err: bytes) -> str:

@@ -25,7 +25,6 @@ import argparse
 import gc
 import json
 import os
-import resource
 import secrets
 import sys
 import tempfile
@@ -214,8 +213,9 @@ class LightZygote(Zygote):
 
 def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w, chan: int,
                  filt=None) -> None:  # pragma: no cover
-    from rlvr_grade.sandbox import isolation, linux
+    from rlvr_grade.sandbox import linux
     from rlvr_grade.sandbox.zygote import child_descriptors, enter_workdir, run_candidate, write_files
+    from rlvr_harness.limits import check_rlimits, set_check_rlimits
 
     child_descriptors(res_w, out_w, err_w, setup_w, chan)
     base = tempfile.mkdtemp(prefix="rlvr-check-")
@@ -228,10 +228,9 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w,
     if drop:
         os.chown(base, cfg.uid, cfg.uid)
         os.chown(workdir, cfg.uid, cfg.uid)
-    # The local sandbox's rlimits (isolation.rlimits), as for a check with no cgroup: RLIMIT_CPU
+    # The local sandbox's rlimits (harness/limits.py), as for a check with no cgroup: RLIMIT_CPU
     # is then the CPU limit and RLIMIT_AS the memory limit.
-    for res, value in isolation.rlimits(isolation.IsolationPlan(mode="root", uid=cfg.uid), limits):
-        resource.setrlimit(res, (value, value))
+    set_check_rlimits(check_rlimits(limits, has_cgroup=False))
     if drop:
         # Root ignores RLIMIT_NPROC, and a root check could signal or read its grader.
         os.setgroups([])

@@ -18,26 +18,20 @@ by whatever network namespace the caller sits in (the zygote unshares an empty o
 
 from __future__ import annotations
 
-import math
 import os
-import resource
 import socket
 from dataclasses import dataclass
 from typing import Any
 
 from rlvr_grade.sandbox import linux, mounts
 from rlvr_grade.sandbox.root import Layout
+from rlvr_harness.limits import check_rlimits, set_check_rlimits
 
 WORKDIR = "/tmp/w"
 HOSTNAME = "check"  # uname's nodename in every check: nothing of the host's
 TESTDIR = "/tmp/t"
 CHECK_DIRS = ((WORKDIR, 0o755), (TESTDIR, 0o1777))
 CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
-# Open files per process. The host's file table (fs.file-max, ~RAM/10 KiB) is one pool for every
-# process on the machine: a check may not take a measurable share of it. With the grader's own
-# limit (often 2^20) a check's 64 processes could hold tens of millions of files; at 1024
-# (what most programs run with) they hold at most 64k. The result channel (200..999) fits.
-OPEN_FILES = 1024
 
 
 @dataclass(frozen=True)
@@ -178,21 +172,11 @@ def make_check_dirs() -> None:
 
 
 def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
-    """(resource, limit) for a check, each set soft = hard: CPU backstop, core, file size,
-    processes, open files, and address space when no memory cgroup caps the check. The one
+    """(resource, limit) for a check under `plan`: harness/limits.py `check_rlimits`, the one
     policy of every set-up path (the Python steps, _child.c through zygote._c_spec, the light
     runner inside gVisor and Beam)."""
-    # A backstop per process (whole seconds): with a cgroup, the zygote stops the check at its
-    # exact limit from cgroup accounting. soft = hard: a pid-namespace init ignores SIGXCPU.
-    cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if plan.has_cgroup else 0)
-    nproc = int(limits["processes"])
-    if plan.mode == "userns":
-        nproc += plan.nproc_base  # RLIMIT_NPROC counts every process of the host uid
-    out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
-           (resource.RLIMIT_NPROC, nproc), (resource.RLIMIT_NOFILE, OPEN_FILES)]
-    if not plan.has_cgroup:
-        out.append((resource.RLIMIT_AS, int(limits["memory_mb"]) << 20))
-    return out
+    # userns: RLIMIT_NPROC counts every process of the host uid, the grader's own too.
+    return check_rlimits(limits, has_cgroup=plan.has_cgroup, nproc_extra=plan.nproc_base if plan.mode == "userns" else 0)
 
 
 def tmp_options(disk_mb: int) -> str:
@@ -207,8 +191,7 @@ def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | 
     cgroup), then the uid drop and no_new_privs. `limits` is asdict(Limits)."""
     if plan.isolated and plan.mode != "userns" and workdir:
         os.chown(workdir, plan.uid, plan.uid)
-    for res, value in rlimits(plan, limits):
-        resource.setrlimit(res, (value, value))
+    set_check_rlimits(rlimits(plan, limits))
     if plan.mode == "userns":
         # A nested user namespace that owns nothing: the check keeps no capability over the
         # mount, network or pid namespaces set up above (so no remount rw, no new mounts).

@@ -8,9 +8,7 @@ import fcntl
 import functools
 import gc
 import json
-import math
 import os
-import select
 import signal
 import socket
 import struct
@@ -19,11 +17,14 @@ import time
 from typing import Any
 
 from rlvr_grade.sandbox import isolation, linux, protocol
+from rlvr_harness import limits as limits_policy
+from rlvr_harness import process
 
 READ_CHUNK = 65536
 # The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
 # keep (harness/prepared.py: at most MAX_BLOB of base64, 16 MiB).
 SETUP_CAP = (16 << 20) + 65536
+CHANNEL_CAP = 16 << 20  # the result channel: what the harness writes never comes near it
 SENT_BACK = b"prepared "
 PIPE_BYTES = 1 << 20  # each output pipe's buffer: what a check can write before the worker drains
 DRAIN_S = 0.05  # how often a lazily drained check's pipes are emptied while it runs
@@ -269,164 +270,65 @@ class Zygote:
 
     def _collect(self, pid: int, t0: float, limits: dict, nonce: str, chan: socket.socket, out_r: int, err_r: int,
                  cpu_before: int | None = None, setup_r: int | None = None) -> dict[str, Any]:
-        wall_limit = float(limits["wall_s"])
+        """The check's run (harness/process.py `collect`): its output, result channel and setup
+        pipe drained lazily, stopped at its output cap, its wall deadline and, with a cgroup, its
+        exact CPU limit from the cgroup's accounting (RLIMIT_CPU is per process and whole
+        seconds, and misses CPU burnt by subprocesses); then the wire report of it."""
         cpu_limit = float(limits["cpu_s"])
-        # The CPU limit is enforced here, from the slot cgroup's accounting: RLIMIT_CPU is per
-        # process and whole seconds, and misses CPU burnt by subprocesses. The next look is
-        # scheduled no later than the earliest moment the budget could run out on all cores.
-        watch_cpu = cpu_before is not None
-        ncpu = _NCPU
-        next_cpu_look = t0 + min(0.05, cpu_limit / ncpu) if watch_cpu else float("inf")
-        killed_for_cpu = False
-        cpu_seen = 0.0
         cap = int(limits["output_bytes"])
-        res_r = chan.fileno()
-        others = 0  # bytes on the result channel from any process but `pid` (channel_writer)
-        channel_bytes = 0
-        bufs = {res_r: bytearray(), out_r: bytearray(), err_r: bytearray()}
-        caps = {res_r: 16 << 20, out_r: cap, err_r: cap}
-        if setup_r is not None:
-            bufs[setup_r], caps[setup_r] = bytearray(), SETUP_CAP
-        truncated = False
-        killed_for_output = False
-        open_fds = set(bufs)
-        for fd in open_fds:
-            os.set_blocking(fd, False)
-        pidfd = os.pidfd_open(pid)
-        exited = False
-        killed_for_wall = False
-        deadline = t0 + wall_limit
+        # Only bytes the check's main process (the harness) wrote on the channel are its own
+        # (channel_read names the writer); every byte counts toward the cap, whoever wrote it.
+        channel = process.Stream(chan.fileno(), CHANNEL_CAP, read=lambda _fd: _own(channel_read(chan), pid), close=False)
+        out, err = process.Stream(out_r, cap), process.Stream(err_r, cap)
+        streams = [channel, out, err]
+        setup = process.Stream(setup_r, SETUP_CAP, stops=False) if setup_r is not None else None
+        if setup is not None:
+            streams.append(setup)
+        watch = (lambda: self._cpu_used(cpu_before)) if cpu_before is not None else None
         # Lazy draining: the worker sleeps on the pidfd alone and empties the pipes (1 MiB each,
         # see execute) when the check ends or every DRAIN_S, instead of waking for every record
-        # and line the check writes (~15 wake-ups a HumanEval check, each a run of this loop
-        # while the check runs). A check that writes fast (a flood) turns eager: the pipes are
-        # polled too, so the writer never waits on a full pipe for long.
-        poller = select.poll()
-        poller.register(pidfd, select.POLLIN)
-        eager = False
-        drain_until = None
-        next_drain = t0 + DRAIN_S
-        while open_fds:
-            now = time.monotonic()
-            if not exited and now >= next_cpu_look:
-                used = self._cpu_used(cpu_before)
-                if used is None:
-                    next_cpu_look = float("inf")
-                else:
-                    cpu_seen = max(cpu_seen, used)
-                    left = cpu_limit - used
-                    if left <= 0:
-                        os.kill(pid, signal.SIGKILL)
-                        killed_for_cpu = True
-                        next_cpu_look = deadline = float("inf")
-                    else:
-                        next_cpu_look = now + min(0.25, max(0.005, left / ncpu))
-            if not exited and now >= deadline:
-                os.kill(pid, signal.SIGKILL)
-                killed_for_wall = True
-                deadline = float("inf")
-            if exited and drain_until is None:
-                drain_until = now + 1.0  # the pid namespace is gone; pipes close at once
-            if drain_until is not None and now >= drain_until:
-                break
-            if exited or eager or now >= next_drain:
-                got = 0
-                for fd in list(open_fds):
-                    while True:
-                        try:
-                            if fd == res_r:
-                                chunk, writer = channel_read(chan)
-                            else:
-                                chunk, writer = os.read(fd, READ_CHUNK), pid
-                        except BlockingIOError:
-                            break
-                        if not chunk:
-                            open_fds.discard(fd)
-                            if eager:
-                                poller.unregister(fd)
-                            break
-                        got += len(chunk)
-                        if writer != pid:  # only on the channel: written by another process
-                            others += len(chunk)
-                        else:
-                            room = caps[fd] - len(bufs[fd])
-                            if room > 0:
-                                bufs[fd] += chunk[:room]
-                        if fd == res_r:  # every byte on it counts, whoever wrote it
-                            channel_bytes += len(chunk)
-                        if (channel_bytes > caps[res_r]) if fd == res_r else (fd != setup_r and len(chunk) > room):
-                            # Past the output cap the check is stopped at once (a judge's OLE),
-                            # not left writing while the grader throws its output away: on
-                            # stdout, stderr and the result channel alike (the harness's
-                            # records never come near its cap; nothing after it is read).
-                            truncated = True
-                            if not killed_for_output:
-                                killed_for_output = True  # over the cap: failed, ended or not
-                                if not exited:
-                                    os.kill(pid, signal.SIGKILL)
-                                    next_cpu_look = deadline = float("inf")
-                if not open_fds:
-                    break
-                next_drain = now + DRAIN_S
-                if not eager and (exited or got >= EAGER_BYTES):
-                    eager = True  # from now on woken by the pipes themselves
-                    for fd in open_fds:
-                        poller.register(fd, select.POLLIN)
-            limit_at = min(deadline, next_cpu_look if not exited else float("inf"), drain_until or float("inf"),
-                           next_drain if not eager else float("inf"))
-            timeout_ms = None if limit_at == float("inf") else max(0, int((limit_at - now) * 1000) + 1)
-            for fd, _ev in poller.poll(timeout_ms):
-                if fd == pidfd:
-                    exited = True
-                    poller.unregister(pidfd)
-        if not exited:
-            os.kill(pid, signal.SIGKILL)
-        _, status, rusage = os.wait4(pid, 0)
-        wall = time.monotonic() - t0
-        for fd in bufs:
-            if fd != res_r:
-                os.close(fd)  # the channel is the caller's to close
-        os.close(pidfd)
+        # and line the check writes; a check that writes fast (a flood) turns eager. After its
+        # exit, the pid namespace is gone and the pipes close at once: a second is plenty.
+        ended = process.collect(pid, streams, t0=t0, wall_s=float(limits["wall_s"]), kill=lambda: _kill(pid),
+                                cpu_limit=cpu_limit, cpu_used=watch, ncpu=_NCPU, linger_s=1.0, lazy_s=DRAIN_S,
+                                eager_bytes=EAGER_BYTES)
         sent_back = None
-        if setup_r is not None:
-            setup = bytes(bufs[setup_r])
-            if setup.startswith(SENT_BACK):  # written by the harness before candidate code ran
-                line, _, setup = setup.partition(b"\n")
+        if setup is not None:
+            said = bytes(setup.data)
+            if said.startswith(SENT_BACK):  # written by the harness before candidate code ran
+                line, _, said = said.partition(b"\n")
                 tag, _, blob = line[len(SENT_BACK):].decode("ascii", "replace").partition(" ")
                 sent_back = {"tag": tag, "blob": blob}
-            if not setup.startswith(b"ok"):
-                why = setup[-8192:].decode("utf-8", "replace").strip().splitlines()
-                return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {status})")}
-        records, done, phase = parse_channel(bytes(bufs[res_r]), nonce)
-        cpu = rusage.ru_utime + rusage.ru_stime
-        used = self._cpu_used(cpu_before)  # counts daemons and unreaped children too
-        if used is not None:
-            cpu = max(cpu, used, cpu_seen)
-        elif (os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGKILL, signal.SIGXCPU)
-              and not killed_for_wall and cpu >= 0.75 * math.ceil(cpu_limit)):
-            # No cgroup (unprivileged): RLIMIT_CPU's SIGKILL is the only CPU stop, and rusage
-            # reads it a little short of the whole-second limit.
-            killed_for_cpu = True
+            if not said.startswith(b"ok"):
+                why = said[-8192:].decode("utf-8", "replace").strip().splitlines()
+                return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {ended.status})")}
+        records, done, phase = parse_channel(bytes(channel.data), nonce)
+        cpu = ended.cpu_s
+        killed_for_cpu = ended.killed_for_cpu
+        if not ended.cpu_watched:
+            # No cgroup (unprivileged): RLIMIT_CPU is the only CPU stop (limits.check_rlimits).
+            killed_for_cpu = killed_for_cpu or limits_policy.cpu_rlimit_stopped(ended.signal, cpu, cpu_limit,
+                                                                                ended.killed_for_wall)
         if killed_for_cpu:
             cpu = max(cpu, cpu_limit)
         return {
-            "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
-            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
-            "stdout": bytes(bufs[out_r]).decode("utf-8", "replace"),
-            "stderr": bytes(bufs[err_r]).decode("utf-8", "replace"),
+            "exit_code": ended.exit_code,
+            "signal": ended.signal,
+            "stdout": bytes(out.data).decode("utf-8", "replace"),
+            "stderr": bytes(err.data).decode("utf-8", "replace"),
             "cpu_s": cpu,
-            "wall_s": wall,
-            "peak_memory_mb": rusage.ru_maxrss / 1024,
-            "killed_for_wall": killed_for_wall,
+            "wall_s": ended.wall_s,
+            "peak_memory_mb": ended.max_rss_kb / 1024,
+            "killed_for_wall": ended.killed_for_wall,
             "killed_for_cpu": killed_for_cpu,
-            "output_truncated": truncated,
-            "killed_for_output": killed_for_output,
+            "output_truncated": ended.killed_for_output,
+            "killed_for_output": ended.killed_for_output,
             "records": records,
             "done": done,
             "phase": phase,
             "oom": False,
             **({"prepared": sent_back} if sent_back else {}),
-            **({"channel_tampered": CHANNEL_TAMPERED.format(others)} if others else {}),
+            **({"channel_tampered": CHANNEL_TAMPERED.format(channel.foreign)} if channel.foreign else {}),
         }
 
     # -- inside the child ------------------------------------------------------------------
@@ -452,6 +354,20 @@ class Zygote:
         if self.filter is not None:
             self.filter.load()  # last: everything above needed mount/unshare
         run_candidate(payload, nonce, chan, workdir, testdir)
+
+
+def _kill(pid: int) -> None:
+    """SIGKILL the check's main process: the init of its pid namespace, whose end takes every
+    process of the check with it (a zombie's: nothing happens)."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _own(read: tuple[bytes, int | None], pid: int) -> tuple[bytes, bool]:
+    data, writer = read
+    return data, writer == pid
 
 
 def root_language(payload: dict[str, Any]) -> str:

@@ -697,7 +697,7 @@ def test_a_host_daemons_abstract_socket_is_out_of_reach(layer, setup_path, reque
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_a_check_holds_no_share_of_the_host_file_table(layer, setup_path, request):
-    from rlvr_grade.sandbox.isolation import OPEN_FILES
+    from rlvr_harness.limits import OPEN_FILES
 
     ex, _ = _expect(request.getfixturevalue(layer), "file_table_exhaustion", ("fail",))
     assert f"limit ({OPEN_FILES}, {OPEN_FILES})" in ex.stdout, ex.stdout

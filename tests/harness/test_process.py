@@ -1,0 +1,137 @@
+"""The one process runner (harness/process.py) and the limits policy (harness/limits.py), on
+real processes: the collector every style and backend runs untrusted code through."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import sys
+import time
+
+import pytest
+
+from rlvr_harness import limits, process
+
+PY = sys.executable
+
+
+def _run(code: str, *, cap: int = 1 << 16, wall_s: float = 20.0, lazy_s: float | None = None, **kw):
+    out_r, out_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.setpgid(0, 0)
+        os.dup2(out_w, 1)
+        os.closerange(3, 256)
+        os.execv(PY, [PY, "-c", code])
+    os.close(out_w)
+    out = process.Stream(out_r, cap)
+    ended = process.collect(pid, [out], t0=time.monotonic(), wall_s=wall_s, kill=lambda: process.kill_group(pid),
+                            lazy_s=lazy_s, **kw)
+    return ended, bytes(out.data)
+
+
+@pytest.mark.parametrize("lazy_s", [None, 0.05])
+def test_output_past_the_cap_stops_the_process_at_once(lazy_s):
+    ended, out = _run("import os, time\nwhile True: os.write(1, b'x' * 65536)", cap=100_000, lazy_s=lazy_s)
+    assert ended.killed_for_output and ended.signal == signal.SIGKILL and len(out) == 100_000
+    assert limits.limit_hit(cpu_s=ended.cpu_s, cpu_limit=10, sig=ended.signal, killed_for_output=True) == "output"
+
+
+def test_a_process_that_closes_its_output_is_collected_at_its_exit_not_at_eof():
+    # Stopping at EOF would SIGKILL a running program (C's fclose(stdout), then more work) and
+    # judge it on that kill of ours.
+    ended, out = _run("import os, time\nos.write(1, b'done')\nos.close(1)\ntime.sleep(0.3)\nraise SystemExit(3)")
+    assert (out, ended.exit_code, ended.signal, ended.killed_for_wall) == (b"done", 3, None, False)
+
+
+def test_the_wall_deadline_kills_a_sleeper():
+    ended, _ = _run("import time\ntime.sleep(30)", wall_s=0.3)
+    assert ended.killed_for_wall and ended.signal == signal.SIGKILL
+    assert limits.limit_hit(cpu_s=ended.cpu_s, cpu_limit=5, sig=ended.signal, killed_for_wall=True) == "wall"
+
+
+def test_the_cpu_watcher_stops_the_process_at_its_limit():
+    # cpu_used is what the zygote reads from the slot cgroup; here the process's own clock.
+    pid_box = []
+
+    def used():
+        try:
+            with open(f"/proc/{pid_box[0]}/stat") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError):
+            return None
+
+    out_r, out_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover
+        os.dup2(out_w, 1)
+        os.closerange(3, 256)
+        os.execv(PY, [PY, "-c", "while True: pass"])
+    os.close(out_w)
+    pid_box.append(pid)
+    ended = process.collect(pid, [process.Stream(out_r, 100)], t0=time.monotonic(), wall_s=60, cpu_limit=0.3,
+                            cpu_used=used, kill=lambda: process.kill_group(pid))
+    assert ended.killed_for_cpu and not ended.killed_for_wall and ended.signal == signal.SIGKILL
+    assert limits.limit_hit(cpu_s=max(ended.cpu_s, 0.3), cpu_limit=0.3, sig=ended.signal) == "cpu"
+
+
+def test_bytes_a_reader_names_foreign_count_toward_the_cap_and_are_never_kept():
+    r, w = os.pipe()
+    os.write(w, b"mine|theirs")
+    os.close(w)
+    parts = iter([(b"mine|", True), (b"theirs", False), (b"", True)])
+    stream = process.Stream(r, 8, read=lambda _fd: next(parts))
+    got, over = stream.drain()
+    os.close(r)
+    assert (bytes(stream.data), stream.foreign, got, over, stream.eof) == (b"mine|", 6, 11, True, True)
+
+
+def test_spawn_sets_the_case_rlimits_and_closes_every_other_descriptor():
+    keep = os.open("/dev/null", os.O_RDONLY)  # must not reach the process
+    code = ("import os, resource\n"
+            "print(resource.getrlimit(resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_STACK)[0] >> 20,"
+            f" sorted(int(x) for x in os.listdir('/proc/self/fd') if int(x) > 2 and x != str({keep})),"
+            f" os.path.exists('/proc/self/fd/{keep}'))")
+    try:
+        ended, (out, err) = process.run([PY, "-c", code], None, cpu_s=1.5, wall_s=20, streams=[(4096, True), (4096, False)],
+                                        stack_mb=64)
+    finally:
+        os.close(keep)
+    assert ended.exit_code == 0, err
+    assert out.split(b" [")[0] == b"(2, 3) 64"  # whole seconds rounded up; hard a second later
+    assert out.rstrip().endswith(b"False")
+
+
+def test_case_rlimits_only_go_down_from_the_callers_own():
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    (res, s, h), = limits.case_rlimits(0.2)
+    assert res == resource.RLIMIT_CPU and s == 1 and (h == 2 or h <= hard)
+
+
+@pytest.mark.parametrize(("facts", "hit"), [
+    ({"cpu_s": 0.1, "sig": None}, None),
+    ({"cpu_s": 0.1, "sig": signal.SIGSEGV}, None),
+    ({"cpu_s": 2.0, "sig": None}, "cpu"),
+    ({"cpu_s": 1.92, "sig": signal.SIGKILL}, "cpu"),
+    ({"cpu_s": 0.5, "sig": signal.SIGKILL}, None),
+    ({"cpu_s": 0.5, "sig": signal.SIGXCPU}, None),  # a check's own SIGXCPU: soft = hard sends SIGKILL
+    ({"cpu_s": 0.5, "sig": signal.SIGXCPU, "soft_cpu_rlimit": True}, "cpu"),
+    ({"cpu_s": 0.5, "sig": signal.SIGKILL, "killed_for_wall": True}, "wall"),
+    ({"cpu_s": 3.0, "sig": signal.SIGKILL, "killed_for_wall": True}, "cpu"),
+    ({"cpu_s": 0.1, "sig": signal.SIGXFSZ}, "file_size"),
+    ({"cpu_s": 3.0, "sig": signal.SIGKILL, "memory": True}, "memory"),
+    ({"cpu_s": 3.0, "sig": signal.SIGKILL, "memory": True, "killed_for_output": True}, "output"),
+])
+def test_which_limit_stopped_a_run(facts, hit):
+    assert limits.limit_hit(cpu_limit=2.0, **facts) == hit
+
+
+def test_a_check_without_a_cgroup_is_stopped_by_its_rlimit():
+    assert limits.cpu_rlimit_stopped(signal.SIGKILL, 1.6, 2.0, killed_for_wall=False)
+    assert not limits.cpu_rlimit_stopped(signal.SIGKILL, 1.6, 2.0, killed_for_wall=True)
+    assert not limits.cpu_rlimit_stopped(signal.SIGKILL, 0.2, 2.0, killed_for_wall=False)
+    cpu = dict(limits.check_rlimits({"cpu_s": 1.2, "processes": 64, "file_bytes": 1 << 20, "memory_mb": 256},
+                                    has_cgroup=True))[resource.RLIMIT_CPU]
+    assert cpu == 3  # a backstop a second past the whole-second limit the cgroup watcher enforces
