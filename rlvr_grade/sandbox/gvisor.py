@@ -76,9 +76,11 @@ class GvisorBackend(RemoteBackend):
         self.platform = platform
         self.grace_s = grace_s
         self.python = python  # None: each environment's own interpreter (the default one's too)
-        # Nothing of the host is in a check's root unless listed (sandbox/root.py); `hide` is
-        # accepted for symmetry with the local backend.
-        self.hide = list(hide or ())
+        # Nothing of the host is in a check's root unless listed (sandbox/root.py); what the
+        # grader names as its own is masked where a listed directory holds it, as locally.
+        from rlvr_grade.sandbox.root import grader_paths
+
+        self.hide = list(grader_paths(hide or ()))
         self._state: str | None = None
         self._bundles: dict[tuple[str, str], str] = {}  # (root language, env id) -> its bundle's config.json template
         self._worlds: dict[str, Any] = {}
@@ -145,7 +147,7 @@ class GvisorBackend(RemoteBackend):
         # The environment's root as its own interpreter lists it (the local workers' very list);
         # with an interpreter given (`python`), this process's.
         want = world_root(world, language, CHECK_PATH) if world is not None else root.root_for(language, CHECK_PATH)
-        layout = want.layout()
+        layout = want.masking(self.hide).layout()
         farm, lock = root.materialize(layout)
         self._farm_locks.append(lock)
         etc = os.path.join(self._state, "etc")

@@ -519,8 +519,9 @@ class LocalBackend(Backend):
         from rlvr_grade.pool import default_slots
 
         self.concurrency = concurrency or default_slots()
-        home = os.path.expanduser("~")
-        self.hide = [p for p in [home, "/root", "/home", os.getcwd(), *(hide or [])] if p and p != "/"]
+        from rlvr_grade.sandbox.root import grader_paths
+
+        self.hide = list(grader_paths(hide or ()))
         self.allow_unisolated = allow_unisolated
         self.seccomp = seccomp  # off only to test the other layers on their own
         self.check_path = check_path

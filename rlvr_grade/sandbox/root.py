@@ -74,6 +74,13 @@ class Root:
             hidden=tuple(sorted({h for r in roots for h in r.hidden})),
         )
 
+    def masking(self, paths: Iterable[str]) -> Root:
+        """This root with those of `paths` (grader_paths) that fall inside a directory it shows
+        masked: a folder the grader names as its own is never in a check's root, not even
+        inside the interpreter's tree."""
+        hidden = tuple(h for h in paths if any(inside(h, d) and h != d for d in self.dirs))
+        return self.union(Root(hidden=hidden)) if hidden else self
+
     @property
     def key(self) -> str:
         """Identifies the list (not the content of the files: see Layout.key)."""
@@ -154,6 +161,14 @@ class _Resolver:
                 self.dirs.add(nxt)
             cur = nxt
         return cur
+
+
+def grader_paths(extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The paths the grader names as its own, as real paths: its home, /root, /home, its working
+    directory and `extra` (the run's input and output files and their folders, the cache's
+    folder: api.py). Built once per backend; each root masks those inside it (Root.masking)."""
+    named = [os.path.expanduser("~"), "/root", "/home", os.getcwd(), *extra]
+    return tuple(dict.fromkeys(r for r in (os.path.realpath(p) for p in named if p and p != "/") if r != "/"))
 
 
 def inside(path: str, parent: str) -> bool:

@@ -49,8 +49,9 @@ class Config:
         self.uid: int = init["uid"]
         self.isolate: bool = init["isolate"]
         self.cgroup_name: str | None = init.get("cgroup")
-        # Paths the grader names as its own (home, cwd, input and output folders): nothing of
-        # them is in a check's root unless the root lists it, and then it is masked.
+        # Paths the grader names as its own (root.grader_paths: home, cwd, input and output
+        # folders): nothing of them is in a check's root unless the root lists it, and then it
+        # is masked (Root.masking).
         self.hide: list[str] = init.get("hide", [])
         self.env: dict[str, str] = init.get("env", {})
         self.seccomp: bool = init.get("seccomp", True)
@@ -145,10 +146,7 @@ class Zygote:
         if t is None:
             from rlvr_grade.sandbox import root
 
-            want = root.root_for(language, self.cfg.env.get("PATH", ""), self.cfg.tmp_keep)
-            hidden = [h for h in map(os.path.realpath, self.cfg.hide) if any(root.inside(h, d) and h != d for d in want.dirs)]
-            if hidden:
-                want = want.union(root.Root(hidden=tuple(hidden)))
+            want = root.root_for(language, self.cfg.env.get("PATH", ""), self.cfg.tmp_keep).masking(self.cfg.hide)
             layout = want.layout()
             farm, lock = root.materialize(layout, self._farm_base)
             self._farm_fds.append(lock)

@@ -149,3 +149,29 @@ def test_a_toolchain_root_holds_its_compiler_and_what_it_loads(language):
     for lib in needed:
         real = os.path.realpath(lib)
         assert real in have or any(real.startswith(m + "/") for m in have), lib
+
+
+def test_the_grader_paths_are_built_once_as_real_paths(tmp_path, monkeypatch):
+    # The hide list was built in three places (local.py, zygote.py, and not at all for gVisor).
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.chdir(tmp_path / "link")
+    paths = root.grader_paths([str(tmp_path / "link" / "in.jsonl"), "/", str(real)])
+    assert str(real) in paths and str(real / "in.jsonl") in paths and os.path.realpath(os.path.expanduser("~")) in paths
+    assert "/" not in paths and len(paths) == len(set(paths)) and str(tmp_path / "link") not in paths
+
+
+def test_a_root_masks_the_grader_paths_inside_what_it_shows_and_nothing_else():
+    r = root.Root(dirs=("/opt/env", "/usr/lib/python3"), hidden=("/usr/lib/python3/site-packages",))
+    masked = r.masking(["/opt/env/inputs", "/opt", "/opt/env", "/home/me", "/opt/environment"])
+    assert masked.hidden == ("/opt/env/inputs", "/usr/lib/python3/site-packages") and masked.dirs == r.dirs
+    assert r.masking(["/home/me"]) is r
+
+
+@pytest.mark.skipif(shutil.which("runsc") is None, reason="no runsc here")
+def test_the_gvisor_backend_masks_the_grader_paths_as_the_local_one_does():
+    from rlvr_grade.sandbox.gvisor import GvisorBackend
+
+    backend = GvisorBackend(hide=["/inputs/run1"])
+    assert backend.hide[-1] == "/inputs/run1" and os.path.realpath(os.getcwd()) in backend.hide
