@@ -18,12 +18,12 @@ console). The rules:
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from rlvr_grade.text import safe_text
 from rlvr_grade.types import Execution, TestRecord
 from rlvr_harness.limits import limit_hit
+from rlvr_harness.wire import CheckReport, WireError
 
 __all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe_text"]
 
@@ -36,7 +36,7 @@ OUTCOMES = frozenset({"passed", "failed", "error", "skipped"})
 PHASES = frozenset({"compile", "runtime", "memory"})
 
 
-class MalformedReport(ValueError):
+class MalformedReport(WireError):
     """A sandbox report whose grader-made fields do not have their types: never a verdict on
     the candidate (the row becomes sandbox_error), never the end of the run."""
 
@@ -66,27 +66,6 @@ def plain_json_problem(value: Any, max_depth: int = MAX_OUTPUT_DEPTH, max_nodes:
         else:
             return f"a {t.__name__}, not a JSON value"
     return None
-
-
-def _int_or_none(resp: dict[str, Any], key: str) -> int | None:
-    v = resp.get(key)
-    if v is None or type(v) is int:
-        return v
-    raise MalformedReport(f"malformed sandbox report: {key} is {safe_text(repr(v), 80)}")
-
-
-def _number(resp: dict[str, Any], key: str) -> float:
-    v = resp.get(key, 0.0)
-    if type(v) in (int, float) and math.isfinite(v) and v >= 0:
-        return float(v)
-    raise MalformedReport(f"malformed sandbox report: {key} is {safe_text(repr(v), 80)}")
-
-
-def _text(resp: dict[str, Any], key: str) -> str:
-    v = resp.get(key, "")
-    if type(v) is not str:
-        raise MalformedReport(f"malformed sandbox report: {key} is a {type(v).__name__}")
-    return safe_text(v)
 
 
 def _record(r: Any) -> TestRecord:
@@ -121,35 +100,29 @@ def _phase(value: Any) -> tuple[str, str] | None:
 
 def execution_from_wire(resp: Any, limits: Any) -> Execution:
     """A worker's raw report -> Execution, deciding which limit (if any) was hit (the one rule,
-    harness/limits.py `limit_hit`). Raises
-    MalformedReport when a field the grader's own code writes has the wrong type."""
-    if type(resp) is not dict:
-        raise MalformedReport(f"malformed sandbox report: a {type(resp).__name__}, not an object")
-    phase = _phase(resp.get("phase"))
-    cpu = _number(resp, "cpu_s")
-    sig = _int_or_none(resp, "signal")
+    harness/limits.py `limit_hit`). The report is read as a harness/wire.py CheckReport, whose
+    grader-made fields must have their types: else MalformedReport, naming the field."""
+    try:
+        report = CheckReport.from_wire(resp)
+    except WireError as exc:
+        raise MalformedReport(str(exc)) from None
+    phase = _phase(report.phase)
     # The worker's collector stopped it at the output cap (nothing after counts), or not.
-    hit = limit_hit(cpu_s=cpu, cpu_limit=limits.cpu_s, sig=sig, killed_for_output=resp.get("killed_for_output") is True,
-                    killed_for_wall=bool(resp.get("killed_for_wall")),
-                    memory=bool(resp.get("oom") or (phase and phase[0] == "memory")))
-    records = resp.get("records", [])
-    if type(records) is not list:
-        raise MalformedReport(f"malformed sandbox report: records is a {type(records).__name__}")
-    tampered = resp.get("channel_tampered", "")
-    if type(tampered) is not str:
-        raise MalformedReport(f"malformed sandbox report: channel_tampered is a {type(tampered).__name__}")
+    hit = limit_hit(cpu_s=report.cpu_s, cpu_limit=limits.cpu_s, sig=report.signal,
+                    killed_for_output=report.killed_for_output, killed_for_wall=report.killed_for_wall,
+                    memory=report.oom or bool(phase and phase[0] == "memory"))
     return Execution(
-        exit_code=_int_or_none(resp, "exit_code"),
-        signal=sig,
-        stdout=_text(resp, "stdout"),
-        stderr=_text(resp, "stderr"),
-        cpu_s=cpu,
-        wall_s=_number(resp, "wall_s"),
-        peak_memory_mb=_number(resp, "peak_memory_mb"),
+        exit_code=report.exit_code,
+        signal=report.signal,
+        stdout=safe_text(report.stdout),
+        stderr=safe_text(report.stderr),
+        cpu_s=report.cpu_s,
+        wall_s=report.wall_s,
+        peak_memory_mb=report.peak_memory_mb,
         limit_hit=hit,
-        records=tuple(_record(r) for r in records),
-        done=resp.get("done") is True,
+        records=tuple(_record(r) for r in report.records),
+        done=report.done,
         phase_error=phase,
-        output_truncated=bool(resp.get("output_truncated")),
-        tampered=safe_text(tampered, 500),
+        output_truncated=report.output_truncated,
+        tampered=safe_text(report.channel_tampered, 500),
     )

@@ -220,7 +220,7 @@ class _CgroupWatch:
     def __init__(self, backend: Any) -> None:
         from rlvr_grade.sandbox.cgroups import ROOT, SlotCgroup
 
-        self.dirs = [d for slot in backend._slots if slot.init.get("cgroup") for d in SlotCgroup(slot.init["cgroup"]).dirs]
+        self.dirs = [d for slot in backend._slots if slot.init.cgroup for d in SlotCgroup(slot.init.cgroup).dirs]
         self.root = ROOT
         self.occupied: set[str] = set()
         self._stop = threading.Event()

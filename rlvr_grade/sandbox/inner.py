@@ -31,7 +31,8 @@ import tempfile
 import threading
 from typing import Any
 
-from rlvr_grade.sandbox.zygote import Config, Zygote
+from rlvr_grade.sandbox.zygote import Zygote
+from rlvr_harness.wire import WorkerInit
 
 RESULT_MARK = "RLVR-RESULT"
 # Uids for the check's process. Distinct per concurrent check where the pid is unique, because
@@ -121,13 +122,7 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
     # The check's root is the allowlisted one (sandbox/root.py): this runner's interpreter, its
     # site-packages and the rlvr_grade package it was unpacked as; nothing else of the sandbox's
     # filesystem (its working directory, the request's folder) is in it.
-    cfg = Config({
-        "slot": 0,
-        "uid": UID_BASE + os.getpid() % 100000,
-        "isolate": True,
-        "cgroup": cg_name,
-        "env": dict(CHILD_ENV),
-    })
+    cfg = WorkerInit(slot=0, uid=UID_BASE + os.getpid() % 100000, isolate=True, cgroup=cg_name, env=dict(CHILD_ENV))
     zygote = Zygote(cfg)
     _use_shipped_filter(zygote, req)
     try:
@@ -159,7 +154,7 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
     # A uid of the request's choice (the gVisor backend names the one its generated /etc/passwd
     # lists), else one distinct per concurrent runner on the same kernel.
     uid = int(req.get("uid") or UID_BASE + os.getpid() % 100000)
-    cfg = Config({"slot": 0, "uid": uid, "isolate": False, "env": dict(CHILD_ENV)})
+    cfg = WorkerInit(slot=0, uid=uid, isolate=False, env=dict(CHILD_ENV))
     zygote = LightZygote(cfg)
     _use_shipped_filter(zygote, req)
     resp = zygote.execute(req)

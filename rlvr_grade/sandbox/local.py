@@ -8,7 +8,7 @@ import queue
 import signal
 import subprocess
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import rlvr_grade
@@ -16,6 +16,7 @@ import rlvr_harness
 from rlvr_grade.sandbox import protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
+from rlvr_harness.wire import WorkerInit
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 PACKAGE_DIR = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
@@ -336,7 +337,7 @@ class _Worker:
     """One worker of a slot: a process forked from the seed of its kind and environment, that
     forks one child per check."""
 
-    def __init__(self, index: int, init: dict[str, Any], seed: _Seed):
+    def __init__(self, index: int, init: WorkerInit, seed: _Seed):
         self.index = index
         self.init = init
         self.seed = seed
@@ -357,7 +358,7 @@ class _Worker:
         self.wfd, self.rfd = to_child_w, from_child_r
         os.set_inheritable(self.wfd, False)
         os.set_inheritable(self.rfd, False)
-        protocol.send(self.wfd, self.init)
+        protocol.send(self.wfd, self.init.to_wire())
         ready = protocol.recv(self.rfd)
         if not ready or not ready.get("ready"):
             err = (ready or {}).get("error", "worker exited during start-up")
@@ -402,7 +403,7 @@ class _Slot:
     environment. Each worker starts on the slot's first check that needs it, so a run without
     pytest checks never pays for a pytest worker, nor a run in one environment for another's."""
 
-    def __init__(self, index: int, init: dict[str, Any], seed_for):
+    def __init__(self, index: int, init: WorkerInit, seed_for):
         self.index = index
         self.init = init
         self.seed_for = seed_for  # (kind, env id) -> the backend's _Seed
@@ -413,10 +414,10 @@ class _Slot:
         death) on demand."""
         w = self.workers.get((kind, env_id))
         if w is None:
-            init = dict(self.init, warm=kind)
-            if init.get("cgroup"):
+            init = replace(self.init, warm=kind)
+            if init.cgroup:
                 # Its own cgroup: each worker remembers the limits it last wrote to its cgroup.
-                init["cgroup"] += (f"-{env_id[:8]}" if env_id else "") + ("-py" if kind == "pytest" else "")
+                init = replace(init, cgroup=init.cgroup + (f"-{env_id[:8]}" if env_id else "") + ("-py" if kind == "pytest" else ""))
             w = self.workers[(kind, env_id)] = _Worker(self.index, init, self.seed_for(kind, env_id))
         if w.proc is None:
             w.spawn()
@@ -592,23 +593,23 @@ class LocalBackend(Backend):
         if self._launcher is None:
             self._launcher = _Launcher()
         for i in range(self.concurrency):
-            init = {
-                "warm": "lean",
-                "slot": i,
-                "uid": self._uid_base + i,
-                "isolate": self.isolate,
-                "mode": self.mode,
-                "nproc_base": nproc_base,
-                "cgroup": f"{self._tag}-slot{i}" if use_cgroup else None,
-                "hide": self.hide,
-                "tmp_keep": self.tmp_keep,
-                "c_setup": self.c_setup,
-                "seccomp": self.isolate and self.seccomp,
+            init = WorkerInit(
+                warm="lean",
+                slot=i,
+                uid=self._uid_base + i,
+                isolate=self.isolate,
+                mode=self.mode,
+                nproc_base=nproc_base,
+                cgroup=f"{self._tag}-slot{i}" if use_cgroup else None,
+                hide=tuple(self.hide),
+                tmp_keep=tuple(self.tmp_keep),
+                c_setup=self.c_setup,
+                seccomp=self.isolate and self.seccomp,
                 # Plugin autoload off in checks too: entry-point plugins (anyio, typeguard here)
                 # would load into every pytest check otherwise, slower and not chosen by anyone.
-                "env": {"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
-                        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **THREAD_VARS},
-            }
+                env={"PATH": self.check_path, "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+                     "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **THREAD_VARS},
+            )
             slots.append(_Slot(i, init, self._seed))
             slots[-1].main_env = self.main_env
         # In parallel: the seed forks one worker at a time, but each worker's own set-up (uid,
@@ -702,7 +703,7 @@ class LocalBackend(Backend):
         from rlvr_grade.sandbox.cgroups import SlotCgroup
 
         for worker in [w for s in self._slots for w in s.workers.values()]:
-            name = worker.init.get("cgroup")
+            name = worker.init.cgroup
             if name:
                 try:
                     cg = SlotCgroup(name)

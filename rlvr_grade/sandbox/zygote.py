@@ -4,6 +4,7 @@ on two private fds. Everything here runs as root in the slot's own network names
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import functools
 import gc
@@ -14,11 +15,13 @@ import socket
 import struct
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from rlvr_grade.sandbox import isolation, linux, protocol
 from rlvr_harness import limits as limits_policy
 from rlvr_harness import process
+from rlvr_harness.wire import CheckReport, WorkerInit
 
 READ_CHUNK = 65536
 # The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
@@ -43,32 +46,8 @@ _SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe,
 _SEED_FEATURES: dict[str, str] = {}  # the environment a seed runs and what it preloaded (seed_main)
 
 
-class Config:
-    def __init__(self, init: dict[str, Any]):
-        self.slot: int = init["slot"]
-        self.uid: int = init["uid"]
-        self.isolate: bool = init["isolate"]
-        self.cgroup_name: str | None = init.get("cgroup")
-        # Paths the grader names as its own (root.grader_paths: home, cwd, input and output
-        # folders): nothing of them is in a check's root unless the root lists it, and then it
-        # is masked (Root.masking).
-        self.hide: list[str] = init.get("hide", [])
-        self.env: dict[str, str] = init.get("env", {})
-        self.seccomp: bool = init.get("seccomp", True)
-        # "root": real root drops to a per-slot uid. "userns": an unprivileged grader gets the
-        # same namespaces through user namespaces (see become_userns_init).
-        self.mode: str = init.get("mode", "root" if init["isolate"] else "none")
-        self.nproc_base: int = init.get("nproc_base", 0)
-        # Directories added to every check's root (tests: one under /tmp reaches the binding of
-        # root directories into each check's fresh /tmp, as a venv in a CI checkout needs).
-        self.tmp_keep: list[str] = list(init.get("tmp_keep", ()))
-        # The check child's set-up in C (sandbox/_child.c) where it is built: the Python steps
-        # touched ~230 pages a check after fork. False (tests) keeps the Python path.
-        self.c_setup: bool = init.get("c_setup", True)
-
-
 class Zygote:
-    def __init__(self, cfg: Config):
+    def __init__(self, cfg: WorkerInit):
         self.cfg = cfg
         self.cgroup = None
         self.pidns_fd: int | None = None
@@ -123,10 +102,10 @@ class Zygote:
         self.features["processes"] = "own pid, ipc and uts namespaces per check"
         self.features["uid"] = ("host uid of the grader, mapped in a user namespace" if self.cfg.mode == "userns"
                                 else "unprivileged per-slot uid")
-        if self.cfg.cgroup_name:
+        if self.cfg.cgroup:
             from rlvr_grade.sandbox.cgroups import SlotCgroup
 
-            self.cgroup = SlotCgroup(self.cfg.cgroup_name)
+            self.cgroup = SlotCgroup(self.cfg.cgroup)
             cpu = "+cpu accounting" if self.cgroup.cpu_file else ""
             self.features["cgroup"] = f"v{self.cgroup.version} memory+pids{cpu} per slot"
         if self.cfg.seccomp:
@@ -153,7 +132,7 @@ class Zygote:
             t = self.templates[language] = isolation.make_template(self.plan, layout, farm)
         return t
 
-    def _c_spec(self, payload: dict[str, Any], limits: dict[str, Any]) -> tuple | None:
+    def _c_spec(self, payload: dict[str, Any], limits: dict[str, Any]) -> ChildSpec | None:
         """Everything _child.enter needs that varies per check, made before the fork (None:
         this check takes the Python path)."""
         files = []
@@ -163,10 +142,15 @@ class Zygote:
                 return None  # os.open refuses it with the error the Python path reports
             files.append((path_b, text.encode("utf-8", "surrogatepass")))
         t = self._template
-        keep = tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep)
-        return (self.chan, t.fd, self._c_cgroup_files, isolation.tmp_options(int(limits.get("disk_mb", 64))), keep, isolation.SHM_OPTIONS,
-                t.proc_options.encode(), self._c_dirs, tuple(files), self.plan.uid, tuple(isolation.rlimits(self.plan, limits)),
-                self.filter.program if self.filter is not None else None, isolation.WORKDIR, isolation.HOSTNAME)
+        return ChildSpec(
+            chan=self.chan, template=t.fd, cgroup_files=self._c_cgroup_files,
+            tmp_opts=isolation.tmp_options(int(limits.get("disk_mb", 64))),
+            keep=tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep), shm_opts=isolation.SHM_OPTIONS,
+            proc_opts=t.proc_options.encode(), dirs=self._c_dirs, files=tuple(files), uid=self.plan.uid,
+            rlimits=tuple(isolation.rlimits(self.plan, limits)),
+            seccomp=self.filter.program if self.filter is not None else None,
+            workdir=isolation.WORKDIR, hostname=isolation.HOSTNAME,
+        )
 
     def _c_fixed(self) -> None:
         """What _child.enter takes that is the same for every check of this worker: the file
@@ -219,7 +203,7 @@ class Zygote:
             try:
                 os.close(res_r), os.close(out_r), os.close(err_r), os.close(setup_r)
                 if spec is not None:
-                    self._c_enter(res_w, out_w, err_w, setup_w, *spec)
+                    self._c_enter(res_w, out_w, err_w, setup_w, *spec.args())
                     _SETUP_FD[0] = self.chan + 1
                     run_candidate(payload, nonce, self.chan, isolation.WORKDIR, isolation.TESTDIR)
                 else:
@@ -245,9 +229,9 @@ class Zygote:
         finally:
             chan.close()
         if self.cgroup is not None:
-            if "sandbox_error" not in result:
-                result["oom"] = self.cgroup.oom_kills() > oom_before
-                result["peak_memory_mb"] = max(result["peak_memory_mb"], self.cgroup.peak_since(peak_mark) / 2**20)
+            if isinstance(result, CheckReport):
+                result = dataclasses.replace(result, oom=self.cgroup.oom_kills() > oom_before, peak_memory_mb=max(
+                    result.peak_memory_mb, self.cgroup.peak_since(peak_mark) / 2**20))
             self.cgroup.kill_all()  # a process that escaped the pid namespace's death
         if not self.cfg.isolate:
             import shutil
@@ -257,7 +241,7 @@ class Zygote:
             except OSError:
                 pass
             shutil.rmtree(self._scratch, ignore_errors=True)
-        return result
+        return result.to_wire() if isinstance(result, CheckReport) else result
 
     def _cpu_used(self, cpu_before: int | None) -> float | None:
         """CPU seconds the running check has spent so far, its subprocesses included."""
@@ -267,11 +251,12 @@ class Zygote:
         return None if now is None else (now - cpu_before) / 1e9
 
     def _collect(self, pid: int, t0: float, limits: dict, nonce: str, chan: socket.socket, out_r: int, err_r: int,
-                 cpu_before: int | None = None, setup_r: int | None = None) -> dict[str, Any]:
+                 cpu_before: int | None = None, setup_r: int | None = None) -> CheckReport | dict[str, str]:
         """The check's run (harness/process.py `collect`): its output, result channel and setup
         pipe drained lazily, stopped at its output cap, its wall deadline and, with a cgroup, its
         exact CPU limit from the cgroup's accounting (RLIMIT_CPU is per process and whole
-        seconds, and misses CPU burnt by subprocesses); then the wire report of it."""
+        seconds, and misses CPU burnt by subprocesses); then its report (or, when its set-up
+        failed, {"sandbox_error": why})."""
         cpu_limit = float(limits["cpu_s"])
         cap = int(limits["output_bytes"])
         # Only bytes the check's main process (the harness) wrote on the channel are its own
@@ -309,25 +294,24 @@ class Zygote:
                                                                                 ended.killed_for_wall)
         if killed_for_cpu:
             cpu = max(cpu, cpu_limit)
-        return {
-            "exit_code": ended.exit_code,
-            "signal": ended.signal,
-            "stdout": bytes(out.data).decode("utf-8", "replace"),
-            "stderr": bytes(err.data).decode("utf-8", "replace"),
-            "cpu_s": cpu,
-            "wall_s": ended.wall_s,
-            "peak_memory_mb": ended.max_rss_kb / 1024,
-            "killed_for_wall": ended.killed_for_wall,
-            "killed_for_cpu": killed_for_cpu,
-            "output_truncated": ended.killed_for_output,
-            "killed_for_output": ended.killed_for_output,
-            "records": records,
-            "done": done,
-            "phase": phase,
-            "oom": False,
-            **({"prepared": sent_back} if sent_back else {}),
-            **({"channel_tampered": CHANNEL_TAMPERED.format(channel.foreign)} if channel.foreign else {}),
-        }
+        return CheckReport(
+            exit_code=ended.exit_code,
+            signal=ended.signal,
+            stdout=bytes(out.data).decode("utf-8", "replace"),
+            stderr=bytes(err.data).decode("utf-8", "replace"),
+            cpu_s=cpu,
+            wall_s=ended.wall_s,
+            peak_memory_mb=ended.max_rss_kb / 1024,
+            killed_for_wall=ended.killed_for_wall,
+            killed_for_cpu=killed_for_cpu,
+            output_truncated=ended.killed_for_output,
+            killed_for_output=ended.killed_for_output,
+            records=tuple(records),
+            done=done,
+            phase=phase,
+            prepared=sent_back,
+            channel_tampered=CHANNEL_TAMPERED.format(channel.foreign) if channel.foreign else "",
+        )
 
     # -- inside the child ------------------------------------------------------------------
     def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
@@ -391,6 +375,30 @@ def _grow_pipe(fd: int) -> None:
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except OSError:
         pass  # an unprivileged grader over the per-user pipe quota keeps the default 64 KiB
+
+
+@dataclass(frozen=True)
+class ChildSpec:
+    """What sandbox/_child.c's enter() takes after the four descriptors, per check, in its
+    order (the C function's comment says what each is)."""
+
+    chan: int
+    template: int
+    cgroup_files: tuple[bytes, ...]
+    tmp_opts: str
+    keep: tuple[tuple[bytes, bytes], ...]
+    shm_opts: str
+    proc_opts: bytes
+    dirs: tuple[tuple[bytes, int], ...]
+    files: tuple[tuple[bytes, bytes], ...]
+    uid: int
+    rlimits: tuple[tuple[int, int], ...]  # harness/limits.py check_rlimits: the C side sets these, nothing else
+    seccomp: bytes | None
+    workdir: str
+    hostname: str
+
+    def args(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
 
 
 # What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
@@ -712,8 +720,8 @@ def main(in_fd: int, out_fd: int) -> None:
     if init is None:
         return
     try:
-        cfg = Config(init)
-        linux.set_name(f"rlvr-slot{cfg.slot}" + ("-py" if init.get("warm", "pytest") == "pytest" else ""))
+        cfg = WorkerInit.from_wire(init)
+        linux.set_name(f"rlvr-slot{cfg.slot}" + ("-py" if cfg.warm == "pytest" else ""))
         if cfg.mode == "userns":
             become_userns_init()
         zygote = Zygote(cfg)

@@ -108,7 +108,7 @@ class Harness:
 
     def __init__(self, backend) -> None:
         self.backend = backend
-        self.uids = {s.init["uid"] for s in backend._slots}
+        self.uids = {s.init.uid for s in backend._slots}
         self.zygotes = [s.proc.pid for s in backend._slots]
         self.mounts = _mount_count()
 
@@ -123,11 +123,11 @@ class Harness:
     def cgroup_members(self) -> list[str]:
         members = []
         for slot in self.backend._slots:
-            if not slot.init.get("cgroup"):
+            if not slot.init.cgroup:
                 continue
             from rlvr_grade.sandbox.cgroups import SlotCgroup
 
-            for d in SlotCgroup(slot.init["cgroup"]).dirs:
+            for d in SlotCgroup(slot.init.cgroup).dirs:
                 with open(os.path.join(d, "cgroup.procs")) as fh:
                     members += fh.read().split()
         return members
@@ -188,7 +188,7 @@ def sandbox(host, setup_path):
     setup = backend.isolation().get("setup", "")
     assert ("in C" in setup) == (setup_path == "c"), setup
     yield Harness(backend)
-    names = [s.init.get("cgroup") for s in backend._slots]
+    names = [s.init.cgroup for s in backend._slots]
     backend.close()
     for name in filter(None, names):  # close() leaves no cgroup behind
         for base in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"):

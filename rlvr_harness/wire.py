@@ -1,0 +1,213 @@
+"""Typed messages across the sandbox boundary: frozen dataclasses with explicit to/from-wire
+functions. The grader writes them, a worker or runner it does not fully trust reads them (and
+the other way round), so every `from_wire` checks each field's type and fails closed: anything
+else raises WireError naming the field, never a half-built message, never a crash.
+
+- WorkerInit: what the local backend tells a worker it starts (sandbox/local.py -> zygote.main).
+- CheckReport: what a worker (or the runner inside gVisor/Beam) reports of one check; the grader
+  turns it into an Execution (boundary.execution_from_wire). Fields the grader's own worker
+  writes must have their types; the parts a candidate can reach (records, stdout, stderr, the
+  phase) keep their raw JSON here and are made safe, failing closed, by the grader.
+
+Sealed: the standard library only (both sides import it)."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+MODES = ("root", "userns", "none")
+WARM = ("lean", "pytest")
+
+
+class WireError(ValueError):
+    """A message that is not what its type says: named, never half-read."""
+
+
+def _check(obj: Any, what: str) -> dict[str, Any]:
+    if type(obj) is not dict:
+        raise WireError(f"malformed {what}: a {type(obj).__name__}, not an object")
+    return obj
+
+
+def _int(what: str, key: str, v: Any, *, minimum: int | None = None) -> int:
+    if type(v) is not int or (minimum is not None and v < minimum):
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return v
+
+
+def _bool(what: str, key: str, v: Any) -> bool:
+    if type(v) is not bool:
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return v
+
+
+def _str(what: str, key: str, v: Any, *, choices: tuple[str, ...] | None = None) -> str:
+    if type(v) is not str or (choices is not None and v not in choices):
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return v
+
+
+def _strs(what: str, key: str, v: Any) -> tuple[str, ...]:
+    if type(v) not in (list, tuple) or any(type(x) is not str for x in v):
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return tuple(v)
+
+
+def _show(v: Any) -> str:
+    text = repr(v) if type(v) in (int, float, bool, str) or v is None else f"a {type(v).__name__}"
+    return text[:80]
+
+
+def _no_unknown(cls: type, what: str, obj: dict[str, Any]) -> None:
+    known = {f.name for f in fields(cls)}
+    extra = sorted(k for k in obj if k not in known)
+    if extra:
+        raise WireError(f"malformed {what}: unknown field {_show(extra[0])}")
+
+
+@dataclass(frozen=True)
+class WorkerInit:
+    """How one local worker isolates the checks it forks (sandbox/zygote.py Zygote)."""
+
+    slot: int
+    uid: int
+    isolate: bool
+    # "root": real root drops to a per-slot uid. "userns": an unprivileged grader gets the same
+    # namespaces through user namespaces (zygote.become_userns_init). "none": nothing.
+    mode: str = ""
+    warm: str = "pytest"  # the seed kind it was forked from (its process name says which)
+    cgroup: str | None = None
+    # Paths the grader names as its own (root.grader_paths): masked where a root shows them.
+    hide: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    seccomp: bool = True
+    nproc_base: int = 0  # userns: RLIMIT_NPROC counts the grader's own processes too
+    # Directories added to every check's root (tests: one under /tmp reaches the binding of
+    # root directories into each check's fresh /tmp, as a venv in a CI checkout needs).
+    tmp_keep: tuple[str, ...] = ()
+    # The check child's set-up in C (sandbox/_child.c) where it is built; False (tests) keeps
+    # the Python path.
+    c_setup: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.mode:
+            object.__setattr__(self, "mode", "root" if self.isolate else "none")
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> WorkerInit:
+        what = "worker init"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        for key in ("slot", "uid", "isolate"):
+            if key not in o:
+                raise WireError(f"malformed {what}: no {key}")
+        env = o.get("env", {})
+        if type(env) is not dict or any(type(k) is not str or type(v) is not str for k, v in env.items()):
+            raise WireError(f"malformed {what}: env is {_show(env)}")
+        cgroup = o.get("cgroup")
+        isolate = _bool(what, "isolate", o["isolate"])
+        return cls(
+            slot=_int(what, "slot", o["slot"], minimum=0),
+            uid=_int(what, "uid", o["uid"], minimum=0),
+            isolate=isolate,
+            mode=_str(what, "mode", o.get("mode", "root" if isolate else "none"), choices=MODES),
+            warm=_str(what, "warm", o.get("warm", "pytest"), choices=WARM),
+            cgroup=None if cgroup is None else _str(what, "cgroup", cgroup),
+            hide=_strs(what, "hide", o.get("hide", ())),
+            env=dict(env),
+            seccomp=_bool(what, "seccomp", o.get("seccomp", True)),
+            nproc_base=_int(what, "nproc_base", o.get("nproc_base", 0), minimum=0),
+            tmp_keep=_strs(what, "tmp_keep", o.get("tmp_keep", ())),
+            c_setup=_bool(what, "c_setup", o.get("c_setup", True)),
+        )
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """One check as its worker saw it. `records` and `phase` are the harness's channel events
+    (parsed by the worker, made safe by the grader); `prepared` the tests a first check sent
+    back (harness/prepared.py); `inner` what a remote runner says of its own isolation."""
+
+    exit_code: int | None = None
+    signal: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    peak_memory_mb: float = 0.0
+    killed_for_wall: bool = False
+    killed_for_cpu: bool = False
+    killed_for_output: bool = False
+    output_truncated: bool = False
+    oom: bool = False
+    done: bool = False
+    records: tuple[Any, ...] = ()
+    phase: Any = None
+    channel_tampered: str = ""
+    prepared: Any = None
+    inner: Any = None
+
+    def to_wire(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["records"] = list(self.records)
+        for key in ("channel_tampered", "prepared", "inner"):
+            if not out[key]:
+                del out[key]  # absent unless said
+        return out
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> CheckReport:
+        what = "sandbox report"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        ints = {k: _int_or_none(what, k, o.get(k)) for k in ("exit_code", "signal")}
+        nums = {k: _number(what, k, o.get(k, 0.0)) for k in ("cpu_s", "wall_s", "peak_memory_mb")}
+        texts = {k: _text(what, k, o.get(k, "")) for k in ("stdout", "stderr", "channel_tampered")}
+        flags = {k: _flag(what, k, o.get(k, False))
+                 for k in ("killed_for_wall", "killed_for_cpu", "killed_for_output", "output_truncated", "oom", "done")}
+        records = o.get("records", [])
+        if type(records) is not list:
+            raise WireError(f"malformed {what}: records is a {type(records).__name__}")
+        return cls(**ints, **nums, **texts, **flags, records=tuple(records), phase=o.get("phase"),
+                   prepared=o.get("prepared"), inner=o.get("inner"))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> CheckReport:
+        """A report as it travels (one JSON object), decoded and checked."""
+        try:
+            obj = json.loads(data)
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise WireError(f"malformed sandbox report: not JSON ({type(exc).__name__})") from None
+        return cls.from_wire(obj)
+
+
+def _int_or_none(what: str, key: str, v: Any) -> int | None:
+    return None if v is None else _int(what, key, v)
+
+
+def _number(what: str, key: str, v: Any) -> float:
+    if type(v) in (int, float) and math.isfinite(v) and v >= 0:
+        return float(v)
+    raise WireError(f"malformed {what}: {key} is {_show(v)}")
+
+
+def _text(what: str, key: str, v: Any) -> str:
+    if type(v) is not str:
+        raise WireError(f"malformed {what}: {key} is a {type(v).__name__}")
+    return v
+
+
+def _flag(what: str, key: str, v: Any) -> bool:
+    # The worker writes booleans; anything else is read as what it is worth to the candidate:
+    # only `True` itself counts (a flag that would excuse nothing is never set by a forgery).
+    if type(v) is bool:
+        return v
+    if v is None or type(v) in (int, float, str, list, dict):
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return False

@@ -1,0 +1,98 @@
+"""The typed messages across the sandbox boundary (harness/wire.py): what the grader tells a
+worker (WorkerInit) and what a worker reports of a check (CheckReport). Decoding anything else
+is a WireError naming the field: never a crash, never a half-read message, never a pass."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rlvr_grade import scoring
+from rlvr_grade.boundary import MalformedReport, execution_from_wire
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.types import Limits, Rollout
+from rlvr_harness.wire import CheckReport, WireError, WorkerInit
+
+FIXED = settings(derandomize=True, deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+ANY_TEXT = st.text(alphabet=st.characters(exclude_categories=()), max_size=20)
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | ANY_TEXT,
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3),
+                           max_leaves=10)
+# Objects shaped like the messages, with fields of any type: the decoder's interesting half.
+INIT_LIKE = st.dictionaries(st.sampled_from(["slot", "uid", "isolate", "mode", "warm", "cgroup", "hide", "env", "seccomp",
+                                             "nproc_base", "tmp_keep", "c_setup", "other"]), JSON_VALUES)
+REPORT_LIKE = st.dictionaries(st.sampled_from(["exit_code", "signal", "stdout", "stderr", "cpu_s", "wall_s", "peak_memory_mb",
+                                               "killed_for_wall", "killed_for_cpu", "killed_for_output", "output_truncated",
+                                               "oom", "done", "records", "phase", "channel_tampered", "prepared", "inner",
+                                               "other"]), JSON_VALUES)
+CHECK = build_check(Rollout(0, {"completion": "def f(x):\n    return x + 1\n", "tests": "assert f(1) == 2\nassert f(2) == 3\n"}),
+                    CheckOptions())
+
+
+@FIXED
+@given(st.binary(max_size=300) | JSON_VALUES.map(lambda v: json.dumps(v).encode()) | REPORT_LIKE.map(lambda v: json.dumps(v).encode()))
+def test_any_bytes_as_a_report_decode_or_say_why_and_never_pass(data):
+    try:
+        report = CheckReport.from_bytes(data)
+    except WireError as exc:
+        assert str(exc).startswith("malformed sandbox report")
+        return
+    assert isinstance(report.cpu_s, float) and isinstance(report.done, bool) and isinstance(report.records, tuple)
+    ex = execution_from_wire(report.to_wire(), Limits())
+    assert scoring.score(CHECK, ex, scoring.RewardConfig(), 1.0).status != "pass"
+
+
+@FIXED
+@given(INIT_LIKE | JSON_VALUES)
+def test_any_value_as_a_worker_init_decodes_to_its_types_or_says_why(obj):
+    try:
+        init = WorkerInit.from_wire(obj)
+    except WireError as exc:
+        assert str(exc).startswith("malformed worker init")
+        return
+    assert type(init.slot) is int and type(init.uid) is int and type(init.isolate) is bool
+    assert init.mode in ("root", "userns", "none") and all(type(p) is str for p in init.hide + init.tmp_keep)
+    assert WorkerInit.from_wire(json.loads(json.dumps(init.to_wire()))) == init
+
+
+def test_the_local_backends_init_crosses_as_is():
+    init = WorkerInit(slot=3, uid=60003, isolate=True, cgroup="rlvr-x-slot3", hide=("/root",), env={"PATH": "/usr/bin"},
+                      tmp_keep=("/tmp/venv",), warm="lean")
+    assert WorkerInit.from_wire(json.loads(json.dumps(init.to_wire()))) == init
+    assert init.mode == "root" and WorkerInit(slot=0, uid=1, isolate=False).mode == "none"
+
+
+@pytest.mark.parametrize(("obj", "named"), [
+    ({"slot": 0, "uid": "0", "isolate": True}, "uid"),  # a dict read as Config took any type
+    ({"slot": 0, "uid": 0, "isolate": 1}, "isolate"),
+    ({"slot": 0, "uid": 0, "isolate": True, "mode": "chroot"}, "mode"),
+    ({"slot": 0, "uid": 0, "isolate": True, "hide": "/root"}, "hide"),
+    ({"slot": 0, "uid": 0, "isolate": True, "env": {"PATH": 1}}, "env"),
+    ({"slot": 0, "uid": 0, "isolate": True, "seccomp_off": True}, "seccomp_off"),
+    ({"slot": 0, "isolate": True}, "uid"),
+])
+def test_a_worker_init_that_is_not_what_it_says_is_refused_by_name(obj, named):
+    with pytest.raises(WireError, match=named):
+        WorkerInit.from_wire(obj)
+
+
+@pytest.mark.parametrize(("obj", "named"), [
+    ({"done": "yes"}, "done"), ({"oom": 1}, "oom"), ({"killed_for_output": None}, "killed_for_output"),
+    ({"verdict": "pass"}, "verdict"),
+])
+def test_a_report_flag_or_field_the_worker_never_writes_is_a_malformed_report(obj, named):
+    # A flag read by truth value let "done": "yes" count as done; an unknown field was ignored.
+    with pytest.raises(MalformedReport, match=named):
+        execution_from_wire(obj, Limits())
+
+
+def test_the_workers_report_round_trips():
+    report = CheckReport(exit_code=0, stdout="ok", cpu_s=0.25, wall_s=0.5, done=True,
+                         records=({"id": "check:1", "outcome": "passed", "message": "", "output": None},),
+                         channel_tampered="")
+    wire = report.to_wire()
+    assert "channel_tampered" not in wire and "prepared" not in wire  # absent unless said
+    assert CheckReport.from_bytes(json.dumps(wire).encode()) == report
