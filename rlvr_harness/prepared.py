@@ -18,8 +18,9 @@ import base64
 import marshal
 import sys
 from types import CodeType
-from typing import Any
+from typing import Any, Callable
 
+from rlvr_harness.files import WORKDIR_SOLUTION
 from rlvr_harness.textcache import TextCache
 
 FORMAT = 4  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains
@@ -44,11 +45,11 @@ def store(tests: str, value: Any) -> None:
         _cache.get(tests, lambda _t: {"tag": TAG, "blob": value["blob"]})
 
 
-def make_here(tests: str) -> bytes | None:
-    """In a check child, before candidate code: prepare `tests` for this check and return them
-    as a blob to send back, or None (the tests do not prepare: run_asserts reports why)."""
-    from rlvr_harness.runner import prepare_asserts
-
+def make_here(tests: str, prepare_asserts: Callable[[str], Any]) -> bytes | None:
+    """In a check child, before candidate code: prepare `tests` for this check with
+    `prepare_asserts` (runner.prepare_asserts: passed in, this module is below the runner) and
+    return them as a blob to send back, or None (the tests do not prepare: run_asserts reports
+    why)."""
     try:
         steps = prepare_asserts(tests)
     except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
@@ -88,8 +89,6 @@ def pack_program(program: str) -> dict[str, str] | None:
     check's limits, not on the grader's one interpreter)."""
     if len(program) > MAX_PROGRAM:
         return None
-    from rlvr_harness.runner import WORKDIR_SOLUTION
-
     try:
         code = compile(program, WORKDIR_SOLUTION, "exec", dont_inherit=True, optimize=0)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):

@@ -10,15 +10,11 @@ import traceback
 from typing import Any, Callable
 
 from rlvr_harness import strict
+from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
 
 Report = Callable[[dict[str, Any]], None]
-WORKDIR_SOLUTION = "solution.py"
-TEST_MODULE = "test_solution.py"
-TESTS_FILENAME = "tests.py"  # asserts-style test code; a trusted file for the guard
-# What the pytest test module's file holds on disk: pytest is given the source from memory.
-TEST_PLACEHOLDER = "# the tests are not on disk: the grader gives pytest their source from memory\n"
 
 
 def compile_error_line(exc: BaseException) -> str:

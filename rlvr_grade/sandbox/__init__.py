@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 from rlvr_grade.sandbox.base import Backend
+
+# The rlvr_grade package's folder: what the seed loads by location (local.boot_code), what a
+# check's root shows of the grader (root.python_root), what Beam receives (bundle.py). Found
+# from here, not by importing the package's face (rlvr_grade/__init__.py) from inside it.
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # name -> "module:Class". A backend's module (and the SDK it needs) is imported only when the
 # backend is chosen: beam-client, for one, is imported by BeamBackend.start(), never before.

@@ -16,8 +16,8 @@ import tarfile
 import time
 from typing import Any
 
-import rlvr_grade
 import rlvr_harness
+from rlvr_grade.sandbox import PACKAGE_DIR
 
 ARCHIVE = "rlvr-check.tgz"
 # Runs as `python3 -s -c BOOTSTRAP rlvr-check.tgz` in the sandbox's working directory.
@@ -57,7 +57,7 @@ RUNNER = (
 @functools.lru_cache(maxsize=1)
 def package_files() -> tuple[tuple[str, bytes], ...]:
     """The .py files shipped (RUNNER and the harness), as (archive path, bytes)."""
-    pkg = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
+    pkg = PACKAGE_DIR
     harness = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
     paths = [(os.path.join("rlvr_grade", rel), os.path.join(pkg, rel)) for rel in RUNNER]
     for dirpath, dirnames, filenames in os.walk(harness):

@@ -32,11 +32,9 @@ import tempfile
 import threading
 from typing import Any
 
-import rlvr_grade
 from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
 from rlvr_grade.types import Check, SandboxError
 
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
 CHECK_UID = 1000  # each check has a kernel of its own: one uid for all, named in /etc/passwd
 _ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",

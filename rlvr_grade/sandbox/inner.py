@@ -176,9 +176,9 @@ def _use_shipped_filter(zygote: Zygote, req: dict[str, Any]) -> None:
 
 
 def _under_tmp() -> bool:
-    import rlvr_grade
+    from rlvr_grade.sandbox import PACKAGE_DIR
 
-    return any(os.path.realpath(p).startswith("/tmp/") for p in (sys.prefix, os.path.dirname(rlvr_grade.__file__)))
+    return any(os.path.realpath(p).startswith("/tmp/") for p in (sys.prefix, PACKAGE_DIR))
 
 
 def _private_tmp(disk_mb: int) -> None:

@@ -11,15 +11,12 @@ import threading
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-import rlvr_grade
 import rlvr_harness
-from rlvr_grade.sandbox import protocol
+from rlvr_grade.sandbox import PACKAGE_DIR, protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.types import Check, Execution, SandboxError
 from rlvr_harness.wire import WorkerInit
 
-PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
-PACKAGE_DIR = os.path.dirname(os.path.abspath(rlvr_grade.__file__))
 HARNESS_DIR = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
 # The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
 CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"

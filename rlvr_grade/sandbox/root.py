@@ -453,8 +453,8 @@ def python_root(executable: str | None = None) -> Root:
     ~50 ms for a large site-packages, so the seed does it before forking its workers."""
     import sysconfig
 
-    import rlvr_grade
     import rlvr_harness
+    from rlvr_grade.sandbox import PACKAGE_DIR
 
     executable = executable or sys.executable
     files: set[str] = {executable, os.path.realpath(executable), *_base_files()}
@@ -488,7 +488,7 @@ def python_root(executable: str | None = None) -> Root:
         own = os.path.join(stdlib, name)
         if os.path.isdir(own) and own not in site_dirs:
             hidden.add(own)
-    dirs.add(os.path.dirname(os.path.realpath(rlvr_grade.__file__)))
+    dirs.add(os.path.realpath(PACKAGE_DIR))
     dirs.add(os.path.dirname(os.path.realpath(rlvr_harness.__file__)))
     tzpath = sysconfig.get_config_var("TZPATH") or ""
     dirs.update(d for d in tzpath.split(os.pathsep) if d and os.path.isdir(d))

@@ -457,9 +457,9 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
     if payload.get("send_prepared") and payload.get("style") == "asserts":
-        from rlvr_harness import prepared
+        from rlvr_harness import prepared, runner
 
-        blob = prepared.make_here(payload["tests"])
+        blob = prepared.make_here(payload["tests"], runner.prepare_asserts)
         if blob is not None:
             _write_all(_SETUP_FD[0], SENT_BACK + prepared.TAG.encode() + b" " + blob + b"\n")
     os.write(_SETUP_FD[0], b"ok")
@@ -540,7 +540,7 @@ def channel_read(chan: socket.socket) -> tuple[bytes, int | None]:
 
 def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:
     """(path, text) of every file a check starts with, each written read-only."""
-    from rlvr_harness.runner import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
+    from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
 
     program = payload["program"]
     if payload.get("setup"):

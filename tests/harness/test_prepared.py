@@ -24,7 +24,7 @@ check(f)
 
 
 def _blob(tests: str) -> dict[str, str]:
-    blob = prepared.make_here(tests)
+    blob = prepared.make_here(tests, prepare_asserts)
     prepared._made_here.clear()
     return {"tag": prepared.TAG, "blob": blob.decode()}
 
@@ -49,7 +49,7 @@ def test_the_grader_keeps_only_what_this_interpreter_can_load():
     assert held is not None and prepared.unpack(held) is not None
     assert prepared.unpack(None) is None
     assert prepared.unpack({"tag": prepared.TAG, "blob": "not base64 marshal"}) is None
-    assert prepared.make_here("assert (") is None  # the child then reports the syntax error itself
+    assert prepared.make_here("assert (", prepare_asserts) is None  # the child then reports the syntax error itself
 
 
 SOLVED = "def f(x):\n    return x + 1\n"
@@ -99,7 +99,7 @@ def test_a_candidate_cannot_plant_the_tests_later_checks_run(backend):
     # closes first. A candidate writing a prepared form of `assert True` on every descriptor
     # reaches no one: what the grader keeps is the real tests, and a wrong answer still fails.
     tests = "assert f(1) == 2\n"
-    forged = b"prepared " + prepared.TAG.encode() + b" " + prepared.make_here("assert True\n") + b"\n"
+    forged = b"prepared " + prepared.TAG.encode() + b" " + prepared.make_here("assert True\n", prepare_asserts) + b"\n"
     prepared._made_here.clear()
     source = ("import os\n"
               f"FORGED = {forged!r}\n"

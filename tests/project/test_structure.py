@@ -57,14 +57,15 @@ def module_imports(path: Path, top_level_only: bool = True) -> set[str]:
     return found
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(top_level_only: bool = True) -> dict[str, set[str]]:
     """module -> the rlvr_grade modules importing it runs at import time (a submodule's import
-    runs its packages' __init__ first: those are edges too)."""
+    runs its packages' __init__ first: those are edges too). top_level_only False: the imports
+    inside functions too (a lazy import that closes a circle hides it, it does not remove it)."""
     files = {_module_name(p): p for p in [*PKG.rglob("*.py"), *HARNESS.rglob("*.py")]}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         edges: set[str] = set()
-        for target in module_imports(path):
+        for target in module_imports(path, top_level_only):
             if target not in files:
                 continue
             parts = target.split(".")
@@ -106,6 +107,35 @@ def test_the_import_graph_has_no_cycle():
     graph = import_graph()
     assert "rlvr_grade.scoring.outcome" in graph and "rlvr_grade.checks.styles" in graph["rlvr_grade.scoring.outcome"]
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_no_cycle_hides_behind_a_lazy_import():
+    # boundary <-> types and harness/prepared <-> runner were circles closed by imports inside
+    # functions: each module needed the other, so neither could be read (or shipped) alone.
+    graph = import_graph(top_level_only=False)
+    assert "rlvr_grade.boundary" in graph["rlvr_grade.sandbox.zygote"]  # a lazy import is an edge
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_no_module_imports_the_package_face():
+    # rlvr_grade/__init__.py is the users' face (lazy names: grade, Grader...). Modules that
+    # imported it only to find the package's folder (sandbox/local.py, gvisor.py, bundle.py,
+    # root.py, inner.py) made the sandbox depend on the top of the package: sandbox.PACKAGE_DIR
+    # says where it is. Its one constant, __version__, may be read (the CLI, the cache key).
+    files = {_module_name(p): p for p in PKG.rglob("*.py")}
+    upward = {}
+    for name, path in files.items():
+        if name == "rlvr_grade":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name == "rlvr_grade"]
+            elif isinstance(node, ast.ImportFrom) and node.module == "rlvr_grade" and not node.level:
+                names = [a.name for a in node.names if f"rlvr_grade.{a.name}" not in files and a.name != "__version__"]
+            else:
+                continue
+            upward.setdefault(name, []).extend(names)
+    assert {k: v for k, v in upward.items() if v} == {}
 
 
 def test_the_cycle_finder_finds_one():
