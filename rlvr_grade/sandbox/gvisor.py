@@ -32,6 +32,7 @@ import tempfile
 import threading
 from typing import Any
 
+from rlvr_grade.sandbox import PACKAGE_DIR
 from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
 from rlvr_grade.types import Check, SandboxError
 
@@ -315,7 +316,7 @@ def _noatime_namespace() -> int:
     a fork of this (threaded) process."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        proc = subprocess.run([sys.executable, "-I", "-c", _NAMESPACE_BUILDER, PACKAGE_PARENT, str(theirs.fileno())],
+        proc = subprocess.run([sys.executable, "-I", "-c", _NAMESPACE_BUILDER, os.path.dirname(PACKAGE_DIR), str(theirs.fileno())],
                               pass_fds=(theirs.fileno(),), capture_output=True, text=True, timeout=60)
         theirs.close()
         msg, fds, _flags, _addr = socket.recv_fds(ours, 16, 1) if proc.returncode == 0 else (b"", [], 0, None)
