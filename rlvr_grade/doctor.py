@@ -51,7 +51,7 @@ class Report:
     def warnings(self) -> tuple[str, ...]:
         """What works here but not as built: a stale sandbox/_child.c build (checks are set up
         in Python until it is rebuilt)."""
-        return tuple(str(self.isolation[k]) for k in ("setup_warning",) if self.isolation.get(k))
+        return tuple(str(self.isolation[k]) for k in ("setup_warning", "native_memory_warning") if self.isolation.get(k))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -13,7 +13,10 @@ may use every library and every object of its own, and may not touch
 - the grader's code: reading or replacing `__code__`, `__defaults__`, `__kwdefaults__` of a
   function of the harness, the tests, pytest or pluggy, `gi_code`/`cr_code` of theirs (a
   library's or the candidate's own functions are the candidate's business);
-- raw memory: importing ctypes, _ctypes, cffi or _cffi_backend, and every ctypes event;
+- raw memory and native code: importing ctypes, _ctypes, cffi, _cffi_backend or the _test*
+  modules (refused to library code too, as an ImportError), any interpreter extension module
+  not on STDLIB_EXTENSIONS (subinterpreters), any extension from outside the library tree, and
+  every ctypes event;
   `/proc/<pid>/...` files outside a short allowlist of status files, decided on the *resolved*
   path (`..`, symlinks, `/proc/self/root`, `/dev/fd` all resolve first);
 - the test files (the pytest module is served to pytest from memory; its file on disk is a
@@ -59,8 +62,24 @@ _DENY_EVENTS = {
     "gc.get_referrers": "get_referrers", "gc.get_referents": "get_referents",
     "sys._getframemodulename": "_getframemodulename",
 }
-# Modules that read and write raw memory by address: refused to candidate code outright.
+# Modules that read and write raw memory by address: refused in a check outright, to library
+# code too (preloaded environments import with them blocked: sandbox/zygote.py preload).
 NATIVE_MEMORY_MODULES = frozenset(("ctypes", "_ctypes", "cffi", "_cffi_backend", "_testcapi", "_testinternalcapi"))
+# The interpreter's own extension modules (its lib-dynload directory) candidate code may load:
+# an allowlist. Not on it: raw memory (_ctypes, the _test* modules, which read and write any
+# address or object field), subinterpreters (_xxsubinterpreters: code run there has no audit
+# hook of this interpreter, and imports ctypes in the same address space), the examples and
+# fuzzers (xxlimited, _xxtestfuzz). A module a newer interpreter adds is refused until listed.
+STDLIB_EXTENSIONS = frozenset((
+    "_asyncio", "_bisect", "_blake2", "_bz2", "_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp",
+    "_codecs_kr", "_codecs_tw", "_contextvars", "_crypt", "_csv", "_curses", "_curses_panel", "_datetime", "_dbm",
+    "_decimal", "_elementtree", "_gdbm", "_hashlib", "_heapq", "_json", "_lsprof", "_lzma", "_md5",
+    "_multibytecodec", "_multiprocessing", "_opcode", "_pickle", "_posixshmem", "_posixsubprocess", "_queue",
+    "_random", "_sha1", "_sha2", "_sha256", "_sha3", "_sha512", "_socket", "_sqlite3", "_ssl", "_statistics",
+    "_struct", "_tkinter", "_typing", "_uuid", "_zoneinfo", "array", "audioop", "binascii", "cmath", "fcntl", "grp",
+    "math", "mmap", "nis", "ossaudiodev", "pyexpat", "readline", "resource", "select", "spwd", "syslog", "termios",
+    "unicodedata", "zlib",
+))
 # What a process may read of its own /proc/<pid>/: status, never memory, maps, fds or environ.
 PROC_SELF_ALLOWED = frozenset((
     "stat", "statm", "status", "cmdline", "comm", "limits", "cgroup", "io", "oom_score", "oom_score_adj",
@@ -206,10 +225,18 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     frame_type = type(getframe())
     deny_events, frame_attrs, code_attrs = dict(_DENY_EVENTS), _FRAME_ATTRS, _CODE_ATTRS
     native = NATIVE_MEMORY_MODULES
+    stdlib_extensions = STDLIB_EXTENSIONS
+    import importlib.machinery
+    import _json
+
+    ext_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    dynload = os.path.join(os.path.realpath(os.path.dirname(_json.__file__)), "")
+    basename = os.path.basename
     proc_allowed = PROC_SELF_ALLOWED
     prefixes = _LIBRARY_PREFIXES
     path_types = _PATH_TYPES
     refused_error = GuardRefused
+    import_error = ImportError
     note = refusals.append
     flags_of, category, add, names, verified = (registry.flags, registry.category, registry.add, registry.names,
                                                 registry.verified)
@@ -459,9 +486,33 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             pass  # every address-level operation: refused to candidate code
         elif event == "import":
             name = exact(args[0]) if args else None
-            if name is None or split(name, ".")[0] not in native:
+            filename = exact(args[1]) if _len(args) > 1 else None
+            if name is None:
                 return
-            named = split(name, ".")[0]
+            refused_import = None
+            if split(name, ".")[0] in native:
+                refused_import = f"import {name}"
+            elif filename is not None and endswith(filename, ext_suffixes):
+                # An extension module's file: from the library tree only (a .so the candidate
+                # wrote, or a memfd, is native code of its own), and from the interpreter's own
+                # directory only when allowlisted.
+                busy = True
+                try:
+                    real = realpath(filename)
+                finally:
+                    busy = False
+                if not startswith(real, prefixes):
+                    refused_import = f"loading native code from {filename}"
+                elif startswith(real, dynload) and split(basename(real), ".")[0] not in stdlib_extensions:
+                    refused_import = f"import {split(basename(real), '.')[0]}"
+            if refused_import is None:
+                return
+            # Refused to everyone, a library included: once loaded, a raw-memory module's types
+            # are reachable by anyone (object.__subclasses__()), so numpy or multiprocessing
+            # loading ctypes on the candidate's behalf would hand it over. An ImportError, so a
+            # library that can do without (numpy's `try: import ctypes`) goes on.
+            note(f"import {refused_import}")
+            raise import_error(f"refused by the grader: {refused_import}")
         elif event == "open":
             busy = True
             try:

@@ -1,9 +1,10 @@
-"""Thin ctypes wrappers for the Linux calls Python 3.11's os module lacks."""
+"""The Linux calls Python 3.11's os module lacks: sandbox/_linux.c where it is built (no process
+that forks checks may hold ctypes: red team A2), else the same calls through ctypes."""
 
 from __future__ import annotations
 
-import ctypes
 import os
+from typing import Any
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -27,6 +28,8 @@ PR_SET_NO_NEW_PRIVS = 38
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
 PR_SET_NAME = 15
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
 
 AT_RECURSIVE = 0x8000
 MOUNT_ATTR_RDONLY = 0x1
@@ -38,9 +41,15 @@ SYS_mount_setattr = 442  # x86_64 and aarch64 share the new-syscall numbers
 
 
 
-def load_library(soname: str, short: str) -> ctypes.CDLL:
-    """`soname` directly; ctypes.util.find_library only when that fails. find_library pulls in
-    subprocess and shutil, ~1 MB more in every worker for each check's fork to copy."""
+LINUX_API = 1  # what sandbox/_linux.c's functions take (its LINUX_API)
+
+
+def load_library(soname: str, short: str) -> Any:
+    """`soname` through ctypes; ctypes.util.find_library only when that fails. find_library
+    pulls in subprocess and shutil. Never called in a process that forks checks where
+    sandbox/_linux.c is built (ctypes there is red team A2's raw memory)."""
+    import ctypes
+
     try:
         return ctypes.CDLL(soname, use_errno=True)
     except OSError:
@@ -52,101 +61,151 @@ def load_library(soname: str, short: str) -> ctypes.CDLL:
         return ctypes.CDLL(found, use_errno=True)
 
 
-_libc = load_library("libc.so.6", "c")
-_libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-_libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
-_libc.syscall.restype = ctypes.c_long
+def _b(text: str | None) -> bytes | None:
+    return text.encode() if text is not None else None
 
 
-def _check(ret: int, what: str) -> int:
-    if ret < 0:
-        err = ctypes.get_errno()
-        raise OSError(err, f"{what}: {os.strerror(err)}")
-    return ret
+class _Ctypes:
+    """The same calls as sandbox/_linux.c through ctypes: only where the extension is not built
+    (or built from another version). It loads _ctypes into every process that forks checks, so
+    NATIVE_FALLBACK says so wherever the isolation is reported."""
+
+    def __init__(self) -> None:
+        import ctypes
+
+        self.ct = ctypes
+        self.libc = libc = load_library("libc.so.6", "c")
+        libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+        libc.umount2.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        libc.syscall.restype = ctypes.c_long
+
+    def _check(self, ret: int, what: str) -> None:
+        if ret < 0:
+            err = self.ct.get_errno()
+            raise OSError(err, f"{what}: {os.strerror(err)}")
+
+    def unshare(self, flags: int) -> None:
+        self._check(self.libc.unshare(self.ct.c_int(flags)), "unshare")
+
+    def setns(self, fd: int, nstype: int) -> None:
+        self._check(self.libc.setns(self.ct.c_int(fd), self.ct.c_int(nstype)), "setns")
+
+    def mount(self, source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+        self._check(self.libc.mount(_b(source), _b(target), _b(fstype), self.ct.c_ulong(flags), _b(data)), "mount")
+
+    def umount2(self, target: str, flags: int) -> None:
+        self._check(self.libc.umount2(_b(target), flags), "umount")
+
+    def mount_setattr_recursive(self, path: str, attr_set: int, clear: int, propagation: int) -> None:
+        ct = self.ct
+        attr = (ct.c_uint64 * 4)(attr_set, clear, propagation, 0)
+        self._check(self.libc.syscall(ct.c_long(SYS_mount_setattr), ct.c_int(-100), ct.c_char_p(_b(path)),
+                                      ct.c_uint(AT_RECURSIVE), ct.byref(attr), ct.c_size_t(ct.sizeof(attr))),
+                    "mount_setattr")
+
+    def pivot_root(self, new_root: str, put_old: str) -> None:
+        ct = self.ct
+        self._check(self.libc.syscall(ct.c_long(SYS_pivot_root), ct.c_char_p(_b(new_root)), ct.c_char_p(_b(put_old))),
+                    "pivot_root")
+
+    def prctl(self, option: int, arg2: int) -> None:
+        ct = self.ct
+        self._check(self.libc.prctl(ct.c_int(option), ct.c_ulong(arg2), ct.c_ulong(0), ct.c_ulong(0), ct.c_ulong(0)),
+                    "prctl")
+
+    def set_name(self, name: bytes) -> None:
+        ct = self.ct
+        self._check(self.libc.prctl(ct.c_int(PR_SET_NAME), ct.c_char_p(name[:15]), ct.c_ulong(0), ct.c_ulong(0),
+                                    ct.c_ulong(0)), "prctl")
+
+    def drop_capabilities(self) -> None:
+        ct = self.ct
+        header = (ct.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+        data = (ct.c_uint32 * 6)()  # two {effective, permitted, inheritable}, all zero
+        self._check(self.libc.capset(ct.byref(header), ct.byref(data)), "capset")
+
+    def seccomp_load(self, program: bytes) -> None:
+        ct = self.ct
+        buf = ct.create_string_buffer(program, len(program))
+        fprog = (ct.c_ushort * 8)()  # struct sock_fprog: a short count, then the pointer at offset 8
+        fprog[0] = len(program) // 8
+        ct.c_void_p.from_buffer(fprog, 8).value = ct.addressof(buf)
+        self._check(self.libc.prctl(ct.c_int(PR_SET_SECCOMP), ct.c_ulong(SECCOMP_MODE_FILTER), ct.byref(fprog),
+                                    ct.c_ulong(0), ct.c_ulong(0)), "seccomp load")
+
+
+def _native() -> tuple[Any, str]:
+    """sandbox/_linux.c, or the ctypes fallback and why it is used."""
+    try:
+        from rlvr_grade.sandbox import _linux
+    except ImportError:
+        why = "sandbox/_linux.c is not built"
+    else:
+        if getattr(_linux, "API", None) == LINUX_API:
+            return _linux, ""
+        why = f"sandbox/_linux.c's build ({_linux.__file__}) speaks API {getattr(_linux, 'API', None)}, this code {LINUX_API}"
+    return _Ctypes(), (f"{why}: the sandbox's system calls go through ctypes, which every check then inherits "
+                       "(raw memory reachable from candidate code); rebuild with `make install`")
+
+
+_sys, NATIVE_FALLBACK = _native()
+
+
+def _named(what: str, call: Any, *args: Any) -> None:
+    try:
+        call(*args)
+    except OSError as exc:
+        raise OSError(exc.errno, f"{what}: {os.strerror(exc.errno or 0)}") from None
 
 
 def unshare(flags: int) -> None:
-    _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
+    _sys.unshare(flags)
 
 
 def setns(fd: int, nstype: int) -> None:
-    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(nstype)), "setns")
+    _sys.setns(fd, nstype)
 
 
 def mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None = None) -> None:
-    _check(
-        _libc.mount(
-            source.encode() if source else None,
-            target.encode(),
-            fstype.encode() if fstype else None,
-            ctypes.c_ulong(flags),
-            data.encode() if data else None,
-        ),
-        f"mount {target}",
-    )
+    _named(f"mount {target}", _sys.mount, source or None, target, fstype or None, flags, data or None)
 
 
 def umount(target: str, flags: int = 0) -> None:
-    _check(_libc.umount2(target.encode(), flags), f"umount {target}")
-
-
-class _MountAttr(ctypes.Structure):
-    _fields_ = [
-        ("attr_set", ctypes.c_uint64),
-        ("attr_clr", ctypes.c_uint64),
-        ("propagation", ctypes.c_uint64),
-        ("userns_fd", ctypes.c_uint64),
-    ]
+    _named(f"umount {target}", _sys.umount2, target, flags)
 
 
 def mount_setattr_recursive(path: str, attr_set: int, propagation: int = 0, clear: int = 0) -> None:
     """One syscall to make a whole mount tree read-only (Linux 5.12+); `clear`: attributes
     to remove."""
-    attr = _MountAttr(attr_set, clear, propagation, 0)
-    AT_FDCWD = -100
-    ret = _libc.syscall(
-        ctypes.c_long(SYS_mount_setattr),
-        ctypes.c_int(AT_FDCWD),
-        ctypes.c_char_p(path.encode()),
-        ctypes.c_uint(AT_RECURSIVE),
-        ctypes.byref(attr),
-        ctypes.c_size_t(ctypes.sizeof(attr)),
-    )
-    _check(ret, f"mount_setattr {path}")
+    _named(f"mount_setattr {path}", _sys.mount_setattr_recursive, path, attr_set, clear, propagation)
 
 
 SYS_pivot_root = 155 if os.uname().machine == "x86_64" else 41  # aarch64: 41
 
 
 def pivot_root(new_root: str, put_old: str) -> None:
-    _check(_libc.syscall(ctypes.c_long(SYS_pivot_root), ctypes.c_char_p(new_root.encode()),
-                         ctypes.c_char_p(put_old.encode())), "pivot_root")
+    _sys.pivot_root(new_root, put_old)
 
 
 def prctl(option: int, arg2: int = 0) -> None:
-    _check(_libc.prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0)), "prctl")
+    _sys.prctl(option, arg2)
 
 
 def set_name(name: str) -> None:
     """This process's name as ps -o comm, top and /proc/PID/comm show it (15 bytes at most):
     a seed and the workers it forks share one command line, so their names tell them apart."""
-    _check(_libc.prctl(ctypes.c_int(PR_SET_NAME), ctypes.c_char_p(name.encode()[:15]), ctypes.c_ulong(0),
-                       ctypes.c_ulong(0), ctypes.c_ulong(0)), "prctl")
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    _sys.set_name(name.encode()[:15])
 
 
 def drop_capabilities() -> None:
     """Clear every capability of the calling thread (effective, permitted, inheritable)."""
-    header = _CapHeader(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3: two 32-bit words
-    data = (_CapData * 2)()
-    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
+    _sys.drop_capabilities()
+
+
+def seccomp_load(program: bytes) -> None:
+    """Install a BPF program (struct sock_filter, 8 bytes each) on the calling thread (needs
+    no_new_privs or CAP_SYS_ADMIN)."""
+    _sys.seccomp_load(program)
 
 
 def map_ids(inside_uid: int, outside_uid: int, inside_gid: int, outside_gid: int, deny_setgroups: bool = True) -> None:

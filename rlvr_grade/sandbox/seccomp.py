@@ -43,15 +43,16 @@ bits of each argument are compared: the kernel reads these descriptors as unsign
 value with garbage in its upper half is the same descriptor.
 
 Compiling with libseccomp costs ~2.6 ms, loading a ready BPF program ~0.2 ms, so the zygote
-builds the program at start-up (`compile_filter`) and each forked child only loads it.
+builds the program at start-up (`compile_filter_apart`: in a child of its own, so the zygote
+never holds ctypes) and each forked child only loads it (sandbox/_linux.c's seccomp_load).
 libseccomp (`libseccomp.so.2`, Debian package `libseccomp2`) is used through ctypes only to
 *compile*; it resolves syscall names for the running architecture. A call of another ABI (x32,
 i386 through int 0x80) kills the process: libseccomp's filter admits the native one only."""
 
 from __future__ import annotations
 
-import ctypes
 import errno
+import functools
 import os
 import struct
 import sys
@@ -144,14 +145,6 @@ class SeccompUnavailable(OSError):
     """libseccomp is missing or refused to build the filter (doctor shows why)."""
 
 
-class _ArgCmp(ctypes.Structure):
-    _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64), ("datum_b", ctypes.c_uint64)]
-
-
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
 @dataclass
 class Filter:
     """A compiled BPF program, ready to be loaded by a forked child with one prctl."""
@@ -180,23 +173,16 @@ class Filter:
         fd = spec.get("channel_fd")
         return cls(program=base64.b64decode(spec["program"]), allowed=(), channel_fd=fd if type(fd) is int else None)
 
-    def __post_init__(self) -> None:
-        # Built in the parent so the child does nothing but the prctl (its copy-on-write pages
-        # are already there after fork).
-        self._buf = ctypes.create_string_buffer(self.program, len(self.program))
-        self._fprog = _SockFprog(len(self.program) // 8, ctypes.cast(self._buf, ctypes.c_void_p))
-        libc = linux.load_library("libc.so.6", "c")
-        self._prctl = libc.prctl
-        self._prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
-
     def load(self) -> None:
         """Install the filter on the calling thread (needs no_new_privs or CAP_SYS_ADMIN)."""
-        if self._prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(self._fprog), 0, 0) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, f"seccomp load: {os.strerror(err)}")
+        linux.seccomp_load(self.program)
 
 
-def _lib() -> ctypes.CDLL:
+def _lib() -> Any:
+    """libseccomp through ctypes: only in a process that forks no checks (the grader, doctor,
+    or compile_filter_apart's short-lived child)."""
+    import ctypes
+
     try:
         lib = linux.load_library("libseccomp.so.2", "seccomp")
     except OSError as exc:
@@ -207,9 +193,64 @@ def _lib() -> ctypes.CDLL:
     lib.seccomp_init.argtypes = [ctypes.c_uint32]
     lib.seccomp_release.argtypes = [ctypes.c_void_p]
     lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
-    lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(_ArgCmp)]
+    lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p]
     lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_arch_native.restype = ctypes.c_uint32
     return lib
+
+
+@functools.lru_cache(maxsize=1)
+def _arg_cmp() -> Any:
+    """struct scmp_arg_cmp (arg: uint, op: int, datum_a, datum_b: uint64) for libseccomp."""
+    import ctypes
+
+    class ArgCmp(ctypes.Structure):
+        _fields_ = [("arg", ctypes.c_uint), ("op", ctypes.c_int), ("datum_a", ctypes.c_uint64),
+                    ("datum_b", ctypes.c_uint64)]
+
+    return ArgCmp
+
+
+def _arg_cmps(cmps: tuple[tuple[int, int, int, int], ...]) -> Any:
+    arg_cmp = _arg_cmp()
+    return (arg_cmp * max(1, len(cmps)))(*[arg_cmp(*c) for c in cmps])
+
+
+def compile_filter_apart(channel_fd: int | None = None) -> Filter:
+    """compile_filter in a short-lived child, for a process that forks checks: libseccomp is
+    reached through ctypes, and no process a check is forked from may hold _ctypes (its types
+    stay reachable from object.__subclasses__() and read any address: red team A2). Call it
+    while this process has one thread. Raises SeccompUnavailable."""
+    import json
+
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        os.close(r)
+        try:
+            f = compile_filter(channel_fd)
+            out = {"program": f.program.hex(), "allowed": list(f.allowed)}
+        except Exception as exc:
+            out = {"error": f"{type(exc).__name__}: {exc}", "unavailable": isinstance(exc, SeccompUnavailable)}
+        data = json.dumps(out).encode()
+        while data:
+            data = data[os.write(w, data):]
+        os._exit(0)
+    os.close(w)
+    chunks = []
+    try:
+        while chunk := os.read(r, 1 << 16):
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+    try:
+        out = json.loads(b"".join(chunks))
+    except ValueError:
+        raise SeccompUnavailable("the filter's compiler ended without an answer") from None
+    if "error" in out:
+        raise SeccompUnavailable(out["error"])
+    return Filter(program=bytes.fromhex(out["program"]), allowed=tuple(out["allowed"]), channel_fd=channel_fd)
 
 
 # struct sock_filter codes, and where struct seccomp_data keeps what the guard reads
@@ -268,8 +309,7 @@ def compile_filter(channel_fd: int | None = None) -> Filter:
             nr = lib.seccomp_syscall_resolve_name(name.encode())
             if nr < 0:
                 return  # not a syscall on this architecture
-            arr = (_ArgCmp * max(1, len(cmps)))(*[_ArgCmp(*c) for c in cmps])
-            rc = lib.seccomp_rule_add_array(ctx, action, nr, len(cmps), arr)
+            rc = lib.seccomp_rule_add_array(ctx, action, nr, len(cmps), _arg_cmps(cmps))
             if rc < 0:
                 raise SeccompUnavailable(f"seccomp rule for {name}: {os.strerror(-rc)}")
             if action == SCMP_ACT_ALLOW and name not in names:
@@ -316,7 +356,6 @@ def compile_filter(channel_fd: int | None = None) -> Filter:
     if not program or len(program) % 8:
         raise SeccompUnavailable("libseccomp produced an empty or malformed BPF program")
     if channel_fd is not None:
-        lib.seccomp_arch_native.restype = ctypes.c_uint32
         numbers = {n: nr for n in ("dup2", "dup3", "close", "close_range")
                    if (nr := lib.seccomp_syscall_resolve_name(n.encode())) >= 0}
         program = channel_guard(channel_fd, lib.seccomp_arch_native(), numbers) + program

@@ -112,7 +112,7 @@ class Zygote:
             from rlvr_grade.sandbox import seccomp
 
             try:
-                self.filter = seccomp.compile_filter(self.chan)  # once: loading it per check is ~0.2 ms
+                self.filter = seccomp.compile_filter_apart(self.chan)  # once: loading it per check is ~0.2 ms
                 self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
                                             "clone, prctl, ioctl, fcntl, socket, mknod, preadv2); everything else refused; "
                                             "the result channel cannot be replaced or closed")
@@ -750,6 +750,19 @@ def thread_count() -> int:
         return 1
 
 
+def native_memory_warning() -> str:
+    """What of raw memory every check forked from this process inherits ("" when nothing):
+    _ctypes loaded here (the ctypes fallback of sandbox/linux.py, a preloaded module that
+    loaded it regardless) is reachable from any check's code (red team A2)."""
+    from rlvr_harness.guard import NATIVE_MEMORY_MODULES
+
+    held = sorted(n for n in NATIVE_MEMORY_MODULES if sys.modules.get(n) is not None)
+    if not held:
+        return ""
+    why = linux.NATIVE_FALLBACK or "an environment's preloaded module loaded it"
+    return f"{', '.join(held)} loaded in the process checks are forked from ({why}): raw memory is reachable from checks"
+
+
 def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
     """Import `modules` (an environment's), in order, so every check forked after finds them
     imported. Returns (the ones imported, the refusal): a module after whose import this
@@ -758,18 +771,31 @@ def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None
     module that fails to import is skipped: a check importing it fails the same way itself."""
     import importlib
 
+    from rlvr_harness.guard import NATIVE_MEMORY_MODULES
+
     done: list[str] = []
-    for name in modules:
-        try:
-            importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 - SystemExit at import included; the check sees it
-            continue
-        done.append(name)
-        n = thread_count()
-        if n > 1:
-            return done, (f"preloading {name!r} left {n - 1} thread(s) running besides the seed's own; a process "
-                          "with threads cannot fork workers safely (thread pools are pinned to 1 thread by "
-                          "OMP_NUM_THREADS and the like; this one is not)")
+    # Raw-memory modules are blocked while the environment imports (numpy's `try: import
+    # ctypes` goes on without): every check is forked from this process, and a loaded _ctypes
+    # is reachable from any check's code through object.__subclasses__() (red team A2).
+    blocked = [n for n in NATIVE_MEMORY_MODULES if n not in sys.modules]
+    for n in blocked:
+        sys.modules[n] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except BaseException:  # noqa: BLE001 - SystemExit at import included; the check sees it
+                continue
+            done.append(name)
+            threads = thread_count()
+            if threads > 1:
+                return done, (f"preloading {name!r} left {threads - 1} thread(s) running besides the seed's own; a process "
+                              "with threads cannot fork workers safely (thread pools are pinned to 1 thread by "
+                              "OMP_NUM_THREADS and the like; this one is not)")
+    finally:
+        for n in blocked:
+            if sys.modules.get(n, 0) is None:
+                del sys.modules[n]
     return done, None
 
 
@@ -794,6 +820,9 @@ def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), la
     loaded, refusal = preload(modules)
     _SEED_FEATURES["environment"] = f"{label} ({sys.executable}, Python {sys.version.split()[0]})"
     _SEED_FEATURES["preloaded"] = ", ".join(loaded) or "nothing"
+    native = native_memory_warning()
+    if native:
+        _SEED_FEATURES["native_memory_warning"] = native
     try:
         from rlvr_grade.sandbox import root
 

@@ -843,7 +843,7 @@ def test_guard_resolves_paths_and_allows_writes_beside_the_tests(tmp_path):
         "    with open(t + '/beside.txt', 'w') as fh:\n        fh.write('ok')\n"
         "    out['beside'] = 'allowed'\n"
         "    try:\n        import ctypes; ctypes.c_char.from_address(id(out)); out['ctypes'] = 'allowed'\n"
-        "    except RuntimeError:\n        out['ctypes'] = 'refused'\n"
+        "    except (RuntimeError, ImportError):\n        out['ctypes'] = 'refused'\n"
         "    return out\n"
     )
     driver = (
@@ -923,17 +923,89 @@ def loaded():
 """
 
 
-@pytest.mark.xfail(strict=True, reason="the worker imports ctypes for its own set-up (sandbox/linux.py, seccomp.py); "
-                                       "asked of i16 in notes/i15-to-i16.md item 8")
-def test_no_native_memory_module_is_loaded_in_a_check():
+LIBRARY_LOADS_CTYPES = NATIVE_PROBE + """
+
+def through_a_library():
+    import numpy
+    try:
+        import multiprocessing
+        multiprocessing.Value("i", 3)  # multiprocessing.sharedctypes imports ctypes
+    except ImportError:
+        pass
+    return float(numpy.float64(1.5))
+"""
+
+
+def test_no_native_memory_module_is_loaded_in_a_check(numpy_env):
     """With _ctypes loaded, its types are reachable from object.__subclasses__() without an
     import, and a ctypes Union reads any address with no audit event (red-team A2): a check's
-    process must never have it unless the program or the tests import it themselves."""
+    process never has it — not from the worker's own set-up (sandbox/_linux.c), not from an
+    environment's preloaded numpy, not from a library loading it on the candidate's behalf."""
     rows = [{"completion": NATIVE_PROBE, "tests": "assert loaded() == []\n"},
-            {"completion": NATIVE_PROBE, "tests": "from solution import loaded\n\n\ndef test_none():\n    assert loaded() == []\n"}]
+            {"completion": NATIVE_PROBE, "tests": "from solution import loaded\n\n\ndef test_none():\n    assert loaded() == []\n"},
+            {"completion": LIBRARY_LOADS_CTYPES, "tests": "assert through_a_library() == 1.5\nassert loaded() == []\n"}]
     with Grader(ScoreOptions(concurrency=1)) as g:
         outs = g.grade(rows)
-    assert [o.status for o in outs] == ["pass", "pass"], [o.error for o in outs]
+    with Grader(ScoreOptions(concurrency=1, env=numpy_env)) as g:
+        outs += g.grade(rows)
+    assert [o.status for o in outs] == ["pass", "pass", "runtime_error"] + ["pass"] * 3, [o.error for o in outs]
+    assert "No module named 'numpy'" in outs[2].error
+
+
+NATIVE_IMPORTS = """
+import importlib.util
+import os
+import shutil
+import _json
+
+DYNLOAD = os.path.dirname(_json.__file__)
+
+
+def attempt(code):
+    try:
+        exec(code, {"load": load, "DYNLOAD": DYNLOAD, "shutil": shutil, "os": os})
+        return "allowed"
+    except BaseException as exc:
+        return "refused" if "refused by the grader" in str(exc) else type(exc).__name__
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    return importlib.util.module_from_spec(spec)
+
+
+def so(name):
+    return [os.path.join(DYNLOAD, f) for f in os.listdir(DYNLOAD) if f.split(".")[0] == name][0]
+
+
+def probe():
+    sub = so("_xxsubinterpreters")
+    return {
+        "subinterpreters": attempt("import _xxsubinterpreters"),
+        "testcapi": attempt("import _testcapi"),
+        "ctypes_test": attempt("import _ctypes_test"),
+        "by_spec": attempt(f"load('_xxsubinterpreters', {sub!r})"),
+        "own_copy": attempt(f"shutil.copy({sub!r}, '/tmp/x.so'); load('_xxsubinterpreters', '/tmp/x.so')"),
+        "allowlisted": attempt("import _json, mmap, _asyncio, unicodedata, _decimal, array, _csv, _heapq, select"),
+    }
+"""
+
+
+def test_only_allowlisted_native_modules_load_in_candidate_code():
+    """Native code decides by allowlist: the interpreter's extension modules only where listed
+    (guard.STDLIB_EXTENSIONS), never one from outside the library tree. A subinterpreter has no
+    audit hook of ours and imported ctypes in the check's address space; _testcapi and
+    _ctypes_test read and write raw memory; a copy of a refused module loaded by file is native
+    code of the candidate's."""
+    want = {"subinterpreters": "refused", "testcapi": "refused", "ctypes_test": "refused", "by_spec": "refused",
+            "own_copy": "refused", "allowlisted": "allowed"}
+    tests = "r = probe()\n" + "".join(f"assert r[{k!r}] == {v!r}\n" for k, v in want.items())
+    rows = [{"completion": NATIVE_IMPORTS, "tests": tests},
+            {"completion": NATIVE_IMPORTS, "tests": "from solution import probe\n\n\ndef test_probe():\n    " +
+             tests.replace("\n", "\n    ").rstrip() + "\n"}]
+    with Grader(ScoreOptions(concurrency=1)) as g:
+        outs = g.grade(rows)
+    assert [(o.status, o.tests_passed) for o in outs] == [("pass", 6), ("pass", 1)], [o.error for o in outs]
 
 
 def test_an_exception_is_described_without_running_the_programs_code():
