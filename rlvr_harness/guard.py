@@ -376,10 +376,10 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
 
     def graders_code(target: Any, attr: str, writing: bool = False) -> Any:
         """The grader's code object behind `target.<attr>` (a function's or a generator's of the
-        harness, the tests, pytest or pluggy; when `writing`, also a library's that existed
-        before the candidate started: the tests call those, and a candidate that replaces
-        `np.testing.assert_allclose.__code__` or its `__defaults__` decides what they answer),
-        else None. Read through the C types' own descriptors: nothing of the candidate's runs
+        harness, the tests, pytest or pluggy loaded before the candidate; when `writing`, also a
+        library's that existed before the candidate started: the tests call those, and a
+        candidate that replaces `np.testing.assert_allclose.__code__` or its `__defaults__`
+        decides what they answer), else None. Read through the C types' own descriptors: nothing of the candidate's runs
         inside the hook."""
         t = _type(target)
         if t is function_type:
@@ -393,7 +393,10 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         f = flags_of(code)
         if writing and (f & 0xF) == LIBRARY and not f & LATE:
             return code
-        return code if (f & 0xF) in (HARNESS, TESTS) or f & GRADER else None
+        # pytest and pluggy are the grader's only where they were loaded before the candidate
+        # (the pytest worker; tests that import pytest): imported late by the program itself in
+        # an asserts check, they are a library like any other, whose import reads its own code
+        return code if (f & 0xF) in (HARNESS, TESTS) or (f & GRADER and not f & LATE) else None
 
     def consider_exec(code: Any) -> None:
         """Module code the import system (or anyone) is about to run while the candidate is
