@@ -673,6 +673,9 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         if failed is not None:
             report({"ev": "test", "id": sid, "outcome": failed[0], "msg": failed[1]})
             if not is_check:
+                # a set-up step of the tests (an import, an assignment) failed: the tests
+                # cannot go on, and why is the row's error (a missing module names itself)
+                report({"ev": "phase", "phase": "runtime", "msg": failed[1]})
                 return
         elif is_check:
             report({"ev": "test", "id": sid, "outcome": "passed"})
@@ -832,6 +835,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         if report.failed:
             msg = _s["str"](report.longrepr).strip().splitlines()[-1:] if report.longrepr else []
+            # pytest's "E   " marks the error line of its report: the error itself is the message
+            msg = [line[1:].strip() if line[:4] == "E   " else line for line in msg]
             _s["send"]({"ev": "test", "id": f"collect:{report.nodeid}", "outcome": "error", "msg": " ".join(msg)[:500]})
 
     @pytest.hookimpl(trylast=True)

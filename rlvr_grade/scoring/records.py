@@ -31,6 +31,7 @@ def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[
         by_base.setdefault(key(rec.id), []).append(rec)
     passed = 0
     msgs: list[str] = []
+    unreported: list[str] = []  # said last: what ended the tests early (an import error) says why
     any_fail = any_error = False
     for tid in check.expected_tests:
         recs = by_base.get(tid, [])
@@ -47,7 +48,7 @@ def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[
             if r.outcome != "passed" and r.message:
                 msgs.append(r.message)
         if not recs:
-            msgs.append(f"{tid}: not reported")
+            unreported.append(f"{tid}: not reported")
     expected = set(check.expected_tests)
     for k, recs in by_base.items():
         if k in expected:
@@ -62,7 +63,7 @@ def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[
                 any_fail = True
             if r.outcome != "passed":
                 msgs.append(r.message or f"{k}: {r.outcome}")
-    return passed, len(check.expected_tests), msgs, any_fail, any_error
+    return passed, len(check.expected_tests), msgs + unreported, any_fail, any_error
 
 
 def judge_records(check: Check, ex: Execution, key: RecordKey = _same) -> Verdict:

@@ -369,6 +369,49 @@ def test_a_missing_module_names_the_environment_that_provides_it(wheelhouse, tmp
     assert stored.error == before.error  # the hint is added on the way out, never cached
 
 
+_F = "def f(x):\n    return x + 1\n"
+_UT = ("import unittest\nfrom solution import f\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n"
+       "        self.assertEqual(f(1), 2)\n")
+_CALL = json.dumps([{"args": [1], "output": 2}])
+# (style, row): the module missing in the program, in the tests, or inside a test, in every style
+MISSING_MODULE_ROWS = {
+    "asserts/program": (None, {"completion": "import tinyint\n" + _F, "tests": "assert f(1) == 2\n"}),
+    "asserts/tests": (None, {"completion": _F, "tests": "import tinyint\nassert f(1) == 2\n"}),
+    "humaneval/in-check": (None, {"completion": _F, "tests": "def check(c):\n    import tinyint\n    assert c(1) == 2\n\n\ncheck(f)\n"}),
+    "pytest/program": (None, {"completion": "import tinyint\n" + _F,
+                              "tests": "from solution import f\n\n\ndef test_a():\n    assert f(1) == 2\n"}),
+    "pytest/tests": (None, {"completion": _F, "tests": "import tinyint\nfrom solution import f\n\n\ndef test_a():\n    assert f(1) == 2\n"}),
+    "pytest/in-test": (None, {"completion": _F, "tests": "from solution import f\n\n\ndef test_a():\n    import tinyint\n    assert f(1) == 2\n"}),
+    "unittest/program": (None, {"completion": "import tinyint\n" + _F, "tests": _UT}),
+    "unittest/tests": (None, {"completion": _F, "tests": "import tinyint\n" + _UT}),
+    "call/program": ("call", {"completion": "import tinyint\n" + _F, "tests": _CALL, "fn_name": "f"}),
+    "call/in-call": ("call", {"completion": "def f(x):\n    import tinyint\n    return x + 1\n", "tests": _CALL, "fn_name": "f"}),
+    "stdio/program": ("stdio", {"completion": "import tinyint\nprint(int(input()) + 1)\n",
+                                "tests": json.dumps({"inputs": ["1\n"], "outputs": ["2\n"]})}),
+}
+
+
+def test_a_missing_module_says_so_and_names_its_environment_in_every_style(wheelhouse):
+    """A check that fails only for a missing module says `No module named 'X'` and which --env
+    provides it, whichever style and wherever the import is: a failed import of the tests (a
+    pytest collection error, a set-up step of asserts) used to read "not reported" or "exited
+    before the tests finished", and no hint could show."""
+    from rlvr_grade.api import Grader, ScoreOptions
+    from rlvr_grade.checks import CheckOptions
+
+    envs.build(spec_of(wheelhouse, "tinyint"), name="ti")
+    got = {}
+    for style in (None, "call", "stdio"):
+        names = [n for n, (s, _) in MISSING_MODULE_ROWS.items() if s == style]
+        opts = ScoreOptions(concurrency=2, checks=CheckOptions(test_style=style or "auto"))
+        with Grader(opts) as g:
+            got.update(zip(names, g.grade([MISSING_MODULE_ROWS[n][1] for n in names]), strict=True))
+    bad = {n: (o.status, o.error) for n, o in got.items()
+           if o.reward != 0.0 or "No module named 'tinyint'" not in o.error
+           or not o.error.endswith("(environment ti provides tinyint: --env ti)")}
+    assert not bad
+
+
 # -- the CLI ----------------------------------------------------------------------------------
 
 
