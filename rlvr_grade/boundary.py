@@ -32,7 +32,7 @@ __all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe
 # JSON (a tuple is {"$tuple": [...]}) at most doubles.
 MAX_OUTPUT_DEPTH = 450
 MAX_OUTPUT_NODES = 2_000_000
-OUTCOMES = frozenset({"passed", "failed", "error", "skipped"})
+OUTCOMES = frozenset({"passed", "failed", "error", "skipped", "xfailed", "skipped_by_mark"})
 PHASES = frozenset({"compile", "runtime", "memory"})
 
 

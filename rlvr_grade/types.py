@@ -105,7 +105,8 @@ class TestRecord:
     """One test's result as reported by the harness inside the sandbox."""
 
     id: str
-    outcome: Literal["passed", "failed", "error", "skipped"]
+    # xfailed / skipped_by_mark: pytest style, counted only where the tests' text marks the test
+    outcome: Literal["passed", "failed", "error", "skipped", "xfailed", "skipped_by_mark"]
     message: str = ""
     output: Any = None  # serialized return value / stdout for outside comparison
 

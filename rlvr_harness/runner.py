@@ -809,6 +809,9 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "not_genuine": "the collected test is not the test file's function", "send": report,
         "__code__": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
         "collected": progress["collected"], "reported": progress["reported"], "tuple": tuple,
+        # pytest.skip / xfail / fail / exit raised inside a test: not the test's own failure (an
+        # xfail mark counts only a failure the test itself raised)
+        "outcome_exc": _outcome_exception(), "isinstance": isinstance,
     }
 
     def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
@@ -859,8 +862,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
         try:
             result = fn(**args)
-        except _s["base_exc"]:
-            ran[nodeid] = "failed"
+        except _s["base_exc"] as exc:
+            ran[nodeid] = "outcome" if _s["isinstance"](exc, _s["outcome_exc"]) else "failed"
             raise
         if _s["hasattr"](result, "__await__") or _s["hasattr"](result, "__next__"):
             ran[nodeid] = "error:async or generator test functions are not run"
@@ -886,6 +889,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         method = _s["getattr"](testcase, item.name, None)
         fn = _s["getattr"](method, "__func__", None)
         if fn is None or not _s["genuine"](fn):
+            if _s["getattr"](method, "__unittest_skip__", False) is True:
+                return  # unittest.skip's wrapper, which unittest never calls: the test does not run
             _s["ran"][nodeid] = "error:" + _s["not_genuine"]
             return
         _s["install"](testcase, _s["helpers"], _s["log"])
@@ -896,20 +901,22 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         stays a coroutine function, so unittest awaits it. The state sits in keyword-only
         defaults: pytest keeps this function as `item.obj`, reachable from candidate code."""
         if _s["iscoroutinefunction"](method):
-            async def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"], **kwargs):  # noqa: ANN202
+            async def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"],  # noqa: ANN202
+                                _out=_s["outcome_exc"], _isinstance=_s["isinstance"], **kwargs):
                 try:
                     result = await _m(*args, **kwargs)
-                except _base:
-                    _ran[_id] = "failed"
+                except _base as exc:
+                    _ran[_id] = "outcome" if _isinstance(exc, _out) else "failed"
                     raise
                 _ran[_id] = "passed"
                 return result
         else:
-            def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"], **kwargs):  # noqa: ANN202
+            def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"],  # noqa: ANN202
+                          _out=_s["outcome_exc"], _isinstance=_s["isinstance"], **kwargs):
                 try:
                     result = _m(*args, **kwargs)
-                except _base:
-                    _ran[_id] = "failed"
+                except _base as exc:
+                    _ran[_id] = "outcome" if _isinstance(exc, _out) else "failed"
                     raise
                 _ran[_id] = "passed"
                 return result
@@ -934,8 +941,17 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             return
         if report.when == "call" or report.outcome != "passed":
             outcome = report.outcome
-            if getattr_(report, "wasxfail", None) is not None:
-                outcome = "skipped"  # xfail / xpass never count as a pass
+            seen = _s["ran"].get(report.nodeid)
+            if outcome == "skipped":
+                # Whether the mark behind it is the test file's is decided outside, from the
+                # text (splitting.pytest_marks): here only what happened. "xfailed": the test
+                # itself raised (not pytest.xfail/skip/fail); "skipped_by_mark": skipped
+                # before the test's body ran (a mark's skip, xfail(run=False), unittest.skip);
+                # any other skip (pytest.skip() in a call) never counts.
+                if getattr_(report, "wasxfail", None) is not None and report.when == "call" and seen == "failed":
+                    outcome = "xfailed"
+                elif seen is None:  # the test's body never ran: a mark, unittest's skip decorators
+                    outcome = "skipped_by_mark"
             msg = ""
             if report.longrepr is not None and outcome != "passed":
                 crash = getattr_(report.longrepr, "reprcrash", None)
@@ -945,8 +961,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                 outcome = "error"
             elif outcome == "failed" and msg and not msg.startswith(("assert", "AssertionError")):
                 outcome = "error"  # the test raised something other than a failed assertion
-            if report.when == "call" and outcome == "passed":
-                seen = _s["ran"].get(report.nodeid)
+            if report.when == "call" and outcome == "passed":  # an xpass too (strict: pytest's failure)
                 if seen != "passed":
                     outcome = "error"
                     msg = "pytest reported a pass the harness did not witness" + (f" ({seen})" if seen else "")
@@ -970,6 +985,15 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                         pytest_pyfunc_call=pytest_pyfunc_call,
                         pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
     return plugin
+
+
+def _outcome_exception() -> type[BaseException]:
+    """pytest's base of skip/xfail/fail/exit (OutcomeException), or a class nothing raises."""
+    try:
+        from _pytest.outcomes import OutcomeException
+    except ImportError:
+        return type("NoOutcome", (BaseException,), {})
+    return OutcomeException
 
 
 def _subtest_report_type() -> Any:

@@ -205,6 +205,56 @@ def pytest_ids(tests: str, module: str = "test_solution.py") -> list[str]:
     return ids
 
 
+_PYTEST_MARKS = {"xfail": "xfail", "skip": "skip", "skipif": "skip"}
+_UNITTEST_MARKS = {"expectedFailure": "xfail", "skip": "skip", "skipIf": "skip", "skipUnless": "skip"}
+
+
+def _marks_in(nodes: list[ast.expr]) -> frozenset[str]:
+    """"xfail" / "skip" for every mark written anywhere in these expressions (decorators, a
+    `pytestmark` value, `pytest.param(..., marks=...)` inside a parametrize): `pytest.mark.x`,
+    `mark.x`, `unittest.skipIf`, a bare `expectedFailure` imported from unittest."""
+    found: set[str] = set()
+    for node in nodes:
+        for n in ast.walk(node):
+            if isinstance(n, ast.Attribute):
+                owner = n.value
+                if (n.attr in _PYTEST_MARKS and (isinstance(owner, ast.Attribute) and owner.attr == "mark"
+                                                  or isinstance(owner, ast.Name) and owner.id == "mark")):
+                    found.add(_PYTEST_MARKS[n.attr])
+                elif n.attr in _UNITTEST_MARKS and isinstance(owner, ast.Name) and owner.id == "unittest":
+                    found.add(_UNITTEST_MARKS[n.attr])
+            elif isinstance(n, ast.Name) and n.id in ("expectedFailure", "skipIf", "skipUnless"):
+                found.add(_UNITTEST_MARKS[n.id])
+    return frozenset(found)
+
+
+def pytest_marks(tests: str, module: str = "test_solution.py") -> dict[str, frozenset[str]]:
+    """The xfail and skip marks the *test text* puts on each test id of pytest_ids: its own
+    decorators, its class's, the module's `pytestmark`. Read from the source alone, outside
+    the sandbox: a mark the candidate's code adds at run time (a `pytestmark` it exports to
+    `from solution import *`, `pytest.skip()` in a call) is never one of these."""
+    tree = parse_locked(tests, module)
+    module_marks = _marks_in([n.value for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+                              and any(isinstance(t, ast.Name) and t.id == "pytestmark"
+                                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))])
+    out: dict[str, frozenset[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            marks = module_marks | _marks_in(node.decorator_list)
+            if marks:
+                out[f"{module}::{node.name}"] = marks
+        elif isinstance(node, ast.ClassDef) and (node.name.startswith("Test") or _is_testcase(node)):
+            own = module_marks | _marks_in(node.decorator_list) | _marks_in(
+                [n.value for n in node.body if isinstance(n, ast.Assign) and n.value is not None
+                 and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in n.targets)])
+            for sub in node.body:
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) and sub.name.startswith("test"):
+                    marks = own | _marks_in(sub.decorator_list)
+                    if marks:
+                        out[f"{module}::{node.name}::{sub.name}"] = marks
+    return out
+
+
 def base_id(nodeid: str) -> str:
     """`mod.py::test_x[1-2]` -> `mod.py::test_x`: parametrized cases count toward their base."""
     return nodeid.split("[", 1)[0]

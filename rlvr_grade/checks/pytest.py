@@ -4,7 +4,8 @@ from the test text before anything runs.
 
 Detection: `detect` (checks/build.py asks it for tests that are code). Harness entry: HARNESS
 (pytest in the warm worker, harness/runner.py). Verdict: scoring/records.py, a parametrized
-test's records counted under the test's own id."""
+test's records counted under the test's own id, xfail and skip marks read from the tests'
+text (splitting.pytest_marks)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from rlvr_grade.checks.rows import PARSE_ERRORS
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
-from rlvr_harness.splitting import base_id, pytest_ids
+from rlvr_harness.splitting import base_id, pytest_ids, pytest_marks
 from rlvr_harness.textcache import TextCache
 
 NAME = "pytest"
 HARNESS = "rlvr_harness.runner.run_pytest"
 
 _IDS = TextCache(16 << 20, size_of=lambda ids: 48 * len(ids))
+_MARKS = TextCache(4 << 20, size_of=lambda marks: 64 * len(marks) + 16)
 
 
 def _ids(tests: str) -> tuple[str, ...]:
@@ -46,5 +48,14 @@ def build(program: str, tests: str, opts: CheckOptions, setup: str = "") -> Chec
     return code_check(NAME, expected_tests, program, tests, opts, setup)
 
 
+def _marks(tests: str) -> dict[str, frozenset[str]]:
+    try:
+        return pytest_marks(tests)
+    except PARSE_ERRORS:
+        return {}
+
+
 def verdict(check: Check, ex: Execution) -> Verdict:
-    return judge_records(check, ex, key=base_id)
+    """scoring/records.py over the expected ids, with the xfail and skip marks the tests' text
+    writes (docs/fidelity.md, "xfail and skip marks")."""
+    return judge_records(check, ex, key=base_id, marks=_MARKS.get(check.tests, _marks))

@@ -9,7 +9,10 @@ from dataclasses import replace
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.types import Check, Execution
 
-_OUTCOMES = ("passed", "failed", "error", "skipped")
+_OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "skipped_by_mark")
+# Test id -> the marks the tests' text puts on it ("xfail", "skip": splitting.pytest_marks).
+Marks = dict[str, frozenset[str]]
+_NO_MARKS: Marks = {}
 
 # A record's id -> the expected test it belongs to (pytest: "t.py::test_a[1]" -> "t.py::test_a").
 RecordKey = Callable[[str], str]
@@ -19,17 +22,42 @@ def _same(record_id: str) -> str:
     return record_id
 
 
-def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[str], bool, bool]:
+def _by_mark(rec, marks: frozenset[str]):  # noqa: ANN001, ANN202 - a TestRecord either way
+    """A record as the tests' own marks make it: an xfail the test file declares, failing as
+    declared, is that test's pass (pytest's "xfailed" is success); a skip it declares is no
+    verdict at all (None); either outcome without the mark in the text is a failure (a
+    candidate cannot mark or skip tests at run time)."""
+    if rec.outcome == "xfailed":
+        if "xfail" in marks:
+            return replace(rec, outcome="passed")
+        return replace(rec, outcome="skipped", message=rec.message or f"{rec.id}: xfailed without an xfail mark in the tests")
+    if rec.outcome == "skipped_by_mark":
+        if marks & {"skip", "xfail"}:
+            return None
+        return replace(rec, outcome="skipped", message=rec.message or f"{rec.id}: skipped without a skip mark in the tests")
+    return rec
+
+
+def _tally(check: Check, ex: Execution, key: RecordKey,
+           marks: Marks = _NO_MARKS) -> tuple[int, int, list[str], bool, bool]:
     """(passed, total, failure messages, any assertion failure, any error) over the expected tests.
 
     An expected test that was never reported counts as failed. Extra reported tests must pass
-    too (pytest parametrization expands one expected id into several)."""
+    too (pytest parametrization expands one expected id into several). A test the tests' text
+    marks skip that was skipped counts in neither (_by_mark)."""
     by_base: dict[str, list] = {}
+    skipped_by_mark: set[str] = set()
     for rec in ex.records:
         if rec.outcome not in _OUTCOMES:  # malformed: never a pass
             rec = replace(rec, outcome="error", message=f"{rec.id}: malformed outcome {str(rec.outcome)[:40]!r}")
-        by_base.setdefault(key(rec.id), []).append(rec)
+        base = key(rec.id)
+        rec = _by_mark(rec, marks.get(base, frozenset()))
+        if rec is None:
+            skipped_by_mark.add(base)
+            continue
+        by_base.setdefault(base, []).append(rec)
     passed = 0
+    total = len(check.expected_tests)
     msgs: list[str] = []
     unreported: list[str] = []  # said last: what ended the tests early (an import error) says why
     any_fail = any_error = False
@@ -37,6 +65,9 @@ def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[
         recs = by_base.get(tid, [])
         if recs and all(r.outcome == "passed" for r in recs):
             passed += 1
+            continue
+        if not recs and tid in skipped_by_mark:
+            total -= 1  # every case skipped by the tests' own mark: this test says nothing
             continue
         for r in recs:
             if r.outcome == "failed":
@@ -63,12 +94,16 @@ def _tally(check: Check, ex: Execution, key: RecordKey) -> tuple[int, int, list[
                 any_fail = True
             if r.outcome != "passed":
                 msgs.append(r.message or f"{k}: {r.outcome}")
-    return passed, len(check.expected_tests), msgs + unreported, any_fail, any_error
+    return passed, total, msgs + unreported, any_fail, any_error
 
 
-def judge_records(check: Check, ex: Execution, key: RecordKey = _same) -> Verdict:
-    """The verdict of a check whose harness reports one record per test."""
-    passed, total, msgs, any_fail, any_error = _tally(check, ex, key)
+def judge_records(check: Check, ex: Execution, key: RecordKey = _same, marks: Marks = _NO_MARKS) -> Verdict:
+    """The verdict of a check whose harness reports one record per test (`marks`: the xfail
+    and skip marks of the tests' text, pytest style)."""
+    passed, total, msgs, any_fail, any_error = _tally(check, ex, key, marks)
+    if total == 0 and check.expected_tests:
+        # every test skipped by its own mark: nothing was checked, and nothing is a pass
+        return Verdict("fail", 0, 0, "every test was skipped by the tests' own marks")
     if ex.phase_error and ex.phase_error[0] == "compile":
         return Verdict("compile_error", 0, total, ex.phase_error[1])
     if ex.limit_hit == "memory":

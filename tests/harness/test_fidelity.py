@@ -506,6 +506,50 @@ def test_reports_must_cover_exactly_the_expected_tests():
     assert verdict(pcheck, _ex([("t.py::test_a[1]", "passed"), ("t.py::test_a[2]", "failed")]))[0] == "fail"
 
 
+MARKED_TESTS = """
+import pytest
+
+
+def test_plain():
+    pass
+
+
+@pytest.mark.xfail(raises=TypeError)
+def test_xfail():
+    pass
+
+
+@pytest.mark.skip(reason="later")
+def test_skip():
+    pass
+"""
+
+
+@pytest.mark.parametrize("records,want", [
+    # the text's marks: an xfailed test as declared passes, a skipped one leaves the count
+    ([("plain", "passed"), ("xfail", "xfailed"), ("skip", "skipped_by_mark")], ("pass", 2, 2)),
+    ([("plain", "passed"), ("xfail", "passed"), ("skip", "skipped_by_mark")], ("pass", 2, 2)),  # XPASS
+    # without the mark in the text: xfailed or skipped is a failure, whoever said so
+    ([("plain", "xfailed"), ("xfail", "xfailed"), ("skip", "skipped_by_mark")], ("fail", 1, 2)),
+    ([("plain", "skipped_by_mark"), ("xfail", "xfailed"), ("skip", "skipped_by_mark")], ("fail", 1, 2)),
+    # an xfail test skipped at run time (pytest.skip/xfail in a call) is no pass
+    ([("plain", "passed"), ("xfail", "skipped"), ("skip", "skipped_by_mark")], ("fail", 1, 2)),
+    # a skip-marked test that ran and failed is a failure as any other
+    ([("plain", "passed"), ("xfail", "xfailed"), ("skip", "failed")], ("fail", 2, 3)),
+])
+def test_xfail_and_skip_count_only_where_the_tests_text_marks_them(records, want):
+    from rlvr_grade.checks import pytest as pytest_style
+    from rlvr_harness.splitting import pytest_ids
+    from rlvr_grade.types import Check
+
+    check = Check(style="pytest", program="", tests=MARKED_TESTS, expected_tests=tuple(pytest_ids(MARKED_TESTS)))
+    v = pytest_style.verdict(check, _ex([(f"test_solution.py::test_{n}", o) for n, o in records]))
+    assert (v.status, v.passed, v.total) == want, v
+    every_skipped = Check(style="pytest", program="", tests=MARKED_TESTS, expected_tests=("test_solution.py::test_skip",))
+    v = pytest_style.verdict(every_skipped, _ex([("test_solution.py::test_skip", "skipped_by_mark")]))
+    assert v.status == "fail" and "skipped" in v.error
+
+
 def test_channel_ignores_foreign_lines_and_keeps_the_worse_duplicate():
     from rlvr_grade.sandbox.zygote import parse_channel
 
@@ -703,7 +747,8 @@ def test_unittest_classes_are_witnessed_and_strict():
     with Grader(ScoreOptions(concurrency=2)) as g:
         outs = g.grade(rows)
     assert (outs[0].status, outs[0].tests_passed, outs[0].tests_total) == ("pass", 4, 4), outs[0].error
-    assert outs[1].status == "fail" and outs[1].tests_passed == 3  # the skipped one
+    # the tests' own @unittest.skip: that test is neither a pass nor a failure (docs/fidelity.md)
+    assert (outs[1].status, outs[1].tests_passed, outs[1].tests_total) == ("pass", 3, 3), outs[1].error
     # only test_eq (candidate vs candidate) and the trivially passing test_skipped pass
     assert outs[2].reward == 0.0 and outs[2].tests_passed == 2
 
