@@ -464,6 +464,17 @@ def _sets_attributes(stmt: ast.stmt) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(set(found)))
 
 
+def _module_sets(tests: str) -> tuple[tuple[str, str], ...]:
+    """What a pytest module's top level sets of other modules and classes (_sets_attributes of
+    each statement): adopted by the recorder before the first test."""
+    try:
+        tree = ast.parse(tests)
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # tests: what they set is theirs to undo
+    return tuple(sorted({pair for stmt in tree.body if not isinstance(stmt, defs) for pair in _sets_attributes(stmt)}))
+
+
 def _dotted(node: ast.AST) -> str:
     """`a.b.c` as "a.b.c" for a chain of names and attributes, else ""."""
     parts: list[str] = []
@@ -761,7 +772,8 @@ class _Plugin:
 
 def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
                   test_modules: list[str] | tuple[str, ...] = (), log: Callable[[tuple[Any, ...]], Any] | None = None,
-                  attributed: list[int] | None = None, progress: dict[str, Any] | None = None) -> Any:
+                  attributed: list[int] | None = None, progress: dict[str, Any] | None = None,
+                  sets: tuple[tuple[str, str], ...] = ()) -> Any:
     """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
@@ -795,11 +807,13 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     log = log or strict.failure_log()
     progress = progress if progress is not None else {"collected": [], "reported": set()}
     code_type = type(make_recorder.__code__)
-    restore = pristine_restorer(test_modules)  # imports them: remembered before the candidate runs
+    restore, adopt = restorer(test_modules)  # imports them: remembered before the candidate runs
     for name in test_modules:
         helpers[strict.REGISTER](sys.modules.get(name))
     state: dict[str, Any] = {
-        "restore": restore, "ran": {}, "log": log,
+        "restore": restore, "adopt": adopt, "sets": sets, "adopted": [False], "setup_target": _setup_target,
+        "module_type": type(sys), "module_dict": type(sys).__dict__["__dict__"].__get__,
+        "ran": {}, "log": log,
         "attributed": attributed if attributed is not None else [0], "marks": {}, "starts": {},
         "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
         "iscoroutinefunction": inspect.iscoroutinefunction, "forked": helpers[strict.FORKED], "exit": os._exit,
@@ -879,6 +893,17 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         after it: the tests' own setup (fixtures, monkeypatch, setUp's mock.patch) stands."""
         if _s["forked"][0]:
             _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
+        if not _s["adopted"][0]:
+            # before the first test: what the test module's top level set itself (`sys.argv =
+            # [...]`, `random.randint = ...` at import) is the tests' setup, and stands
+            _s["adopted"][0] = True
+            module = _s["getattr"](item, "module", None)
+            if _s["type"](module) is _s["module_type"]:
+                namespace = _s["module_dict"](module)
+                for dotted, attr in _s["sets"]:
+                    target = _s["setup_target"](namespace, dotted)
+                    if target is not None:
+                        _s["adopt"](target, (attr,))
         _s["restore"]()
         _s["marks"][item.nodeid] = _s["starts"][item.nodeid] = _s["log"](("mark",))  # before its fixtures
         yield
@@ -1252,7 +1277,8 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     _strict_rewrite_hook(testfile, helpers, payload["tests"], guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
     progress: dict[str, Any] = {"collected": [], "reported": set()}
-    recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress)
+    recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress,
+                             _module_sets(payload["tests"]))
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
