@@ -226,8 +226,8 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     deny_events, frame_attrs, code_attrs = dict(_DENY_EVENTS), _FRAME_ATTRS, _CODE_ATTRS
     native = NATIVE_MEMORY_MODULES
     stdlib_extensions = STDLIB_EXTENSIONS
-    import importlib.machinery
     import _json
+    import importlib.machinery
 
     ext_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     dynload = os.path.join(os.path.realpath(os.path.dirname(_json.__file__)), "")
