@@ -1596,6 +1596,13 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         base = known[1].get("NonCallableMock") if known is not None and known[0] is api else getattr_(api, "NonCallableMock", None)
         return base is not None and base in mro_of(_type(x))
 
+    def is_mock_call(x: Any) -> bool:
+        """x is unittest.mock's `call` (or one of its attributes), which builds a call object."""
+        api = modules.get("unittest.mock")
+        known = pristine_modules.get(_id(api)) if api is not None else None
+        kind_ = known[1].get("_Call") if known is not None and known[0] is api else None
+        return kind_ is not None and _type(x) is kind_
+
     def call_parts(c: Any) -> Any:
         """A recorded or expected mock call as (args, kwargs) of plain containers, or None."""
         if not _isinstance(c, _tuple):
@@ -1607,28 +1614,58 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return None
         return (_tuple(tuple_iter(items[0])), _dict(dict_items(items[1])))
 
+    def mock_any() -> Any:
+        """unittest.mock.ANY as the module held it before the candidate ran, or None."""
+        api = modules.get("unittest.mock")
+        known = pristine_modules.get(_id(api)) if api is not None else None
+        return known[1].get("ANY") if known is not None and known[0] is api else None
+
+    def wild_eq(want: Any, got: Any, wildcard: Any, depth: int = 0) -> bool:
+        """eq(want, got) where `want` is what the tests expect of a mock's call and may hold
+        mock.ANY: a wildcard there (the tests wrote it), never on the recorded side (the
+        candidate could call the mock with ANY)."""
+        if wildcard is not None and want is wildcard:
+            return True
+        t = _type(want)
+        if depth < 100 and (t is _tuple or t is _list) and _type(got) is t and _len(want) == _len(got):
+            return _all(wild_eq(w, g, wildcard, depth + 1) for w, g in _zip(want, got))
+        if depth < 100 and t is _dict and _type(got) is _dict and eq(_set(want), _set(got)):
+            return _all(wild_eq(v, got[k], wildcard, depth + 1) for k, v in dict_items(want))
+        return eq(want, got)
+
     def mock_assert(mock: Any, name: str, args: tuple, kwargs: dict) -> None:
         """unittest.mock's call asserts, comparing what the mock recorded (the candidate's
         values, possibly) with what the tests expect by these rules: mock's own would use
         Python's == on the recorded arguments."""
         recorded = [call_parts(c) for c in _list(getattr_(mock, "call_args_list"))]
+        wildcard = mock_any()
         if name == "assert_has_calls":
             expected = [call_parts(c) for c in _list(args[0] if args else kwargs.get("calls", ()))]
             any_order = kwargs.get("any_order", False) if _len(args) < 2 else args[1]
             if any_order:
-                ok = match_all(expected, recorded, 0) if _len(expected) == _len(recorded) else _all(
-                    _any(eq(e, r) for r in recorded) for e in expected)
+                if _len(expected) == _len(recorded):  # a multiset match, each expected call to its own
+                    rest, ok = _list(recorded), True
+                    for e in expected:
+                        for j in _range(_len(rest)):
+                            if wild_eq(e, rest[j], wildcard):
+                                del rest[j]
+                                break
+                        else:
+                            ok = False
+                            break
+                else:
+                    ok = _all(_any(wild_eq(e, r, wildcard) for r in recorded) for e in expected)
             else:
                 n = _len(expected)
-                ok = _any(eq(expected, recorded[i:i + n]) for i in _range(_len(recorded) - n + 1))
+                ok = _any(wild_eq(expected, recorded[i:i + n], wildcard) for i in _range(_len(recorded) - n + 1))
         else:
             want = (_tuple(args), _dict(kwargs))
             if name == "assert_any_call":
-                ok = _any(eq(want, r) for r in recorded)
+                ok = _any(wild_eq(want, r, wildcard) for r in recorded)
             elif name == "assert_called_once_with":
-                ok = _len(recorded) == 1 and eq(want, recorded[0])
+                ok = _len(recorded) == 1 and wild_eq(want, recorded[0], wildcard)
             else:
-                ok = _len(recorded) > 0 and eq(want, recorded[-1])
+                ok = _len(recorded) > 0 and wild_eq(want, recorded[-1], wildcard)
         if not ok:
             msg = f"{name}: the mock's calls differ"
             log(("fail", "hard", 0, "failed", msg))
@@ -1675,9 +1712,23 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 original = known[1].get(name, missing)
                 if original is not missing:
                     f = original
+        elif _type(f) is method_type and is_heap(_type(owner)):
+            # A heap subclass of a builtin is the value it stores (as in eq): the tests' call of
+            # a method the builtin has (`got.startswith("2")`, `got.count(2)`) runs the
+            # builtin's on that value, never an override of the program's, which would see the
+            # expected value and answer for it. The tests' own subclasses keep their methods.
+            base = reduce(owner)
+            fn = method_func(f)
+            if (_type(base) is not _type(owner) and kind(base) is not UNTRUSTED
+                    and (_type(fn) is not function_type or code_category(getters["__code__"](fn)) == 0)):
+                own = getattr_(_type(base), name, missing)
+                if own is not missing:
+                    owner, f = base, getattr_(base, name)
         t = _type(f)
         if name in mock_asserts and is_mock(owner):
             return mock_assert(owner, name, args, kwargs)
+        if is_mock_call(f):
+            return f(*args, **kwargs)  # `mock.call(mock.ANY, "x")` builds an expected call: compares nothing
         where = iter_callers.get(name)
         if where is not None and _type(owner) is module_type and module_name(owner) == "itertools":
             index, key = where
@@ -1712,7 +1763,19 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             msg = f"{getattr_(f, '__name__', _type(f).__name__)}() given an object the grader does not trust and a value to compare it with"
             log(("fail", "hard", 0, "failed", msg))
             raise mismatch(msg)
-        return f(*args, **kwargs)
+        # A library function is given the value a program's subclass of a builtin or numpy
+        # scalar stands for, as checked above: `np.isclose(got, 2)` with got a float64 subclass
+        # whose __eq__ says yes computed `got == 2` by it (rtv).
+        return f(*[as_value(a) for a in args], **{k: as_value(v) for k, v in kwargs.items()})
+
+    def as_value(x: Any) -> Any:
+        """x reduced when it is an object of a program's subclass of a builtin or numpy scalar
+        (its stored value), else x itself."""
+        t = _type(x)
+        if t in scalar_types or not is_heap(t) or library_class(t):
+            return x
+        r = reduce(x)
+        return r if _type(r) is not t and kind(r) is not UNTRUSTED else x
 
     def strict_abs(x: Any) -> Any:
         # The pristine abs() on the stored value: a patched builtins.abs or a shadowing global
