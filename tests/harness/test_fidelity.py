@@ -539,8 +539,8 @@ def test_skip():
 ])
 def test_xfail_and_skip_count_only_where_the_tests_text_marks_them(records, want):
     from rlvr_grade.checks import pytest as pytest_style
-    from rlvr_harness.splitting import pytest_ids
     from rlvr_grade.types import Check
+    from rlvr_harness.splitting import pytest_ids
 
     check = Check(style="pytest", program="", tests=MARKED_TESTS, expected_tests=tuple(pytest_ids(MARKED_TESTS)))
     v = pytest_style.verdict(check, _ex([(f"test_solution.py::test_{n}", o) for n, o in records]))
