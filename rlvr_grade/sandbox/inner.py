@@ -31,7 +31,7 @@ import tempfile
 import threading
 from typing import Any
 
-from rlvr_grade.sandbox.zygote import Zygote
+from rlvr_grade.sandbox.zygote import THREAD_VARS, Zygote
 from rlvr_harness.wire import WorkerInit
 
 RESULT_MARK = "RLVR-RESULT"
@@ -47,6 +47,7 @@ CHILD_ENV = {
     # discovery scans every installed distribution (seconds of CPU under gVisor) and a
     # planted plugin could load.
     "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+    **THREAD_VARS,  # as in a local check: numeric libraries' pools at one thread
 }
 
 
@@ -270,9 +271,11 @@ def _ensure_pidfd() -> None:
         os.pidfd_open = _pidfd_fallback  # type: ignore[assignment] - this process runs one check only
 
 
-def run_request(req: dict[str, Any], mode: str = "auto") -> dict[str, Any]:
-    """Run one check request in this process; returns the wire dict."""
-    _preload(req["payload"].get("style", ""))
+def run_request(req: dict[str, Any], mode: str = "auto", warmed: bool = False) -> dict[str, Any]:
+    """Run one check request in this process; returns the wire dict. `warmed`: this process
+    is a warm seed (warm.py) that already imported what the check's kind needs."""
+    if not warmed:
+        _preload(req["payload"].get("style", ""))
     _ensure_pidfd()
     if mode == "auto":
         mode = "full" if _probe_full() else "light"
@@ -298,14 +301,19 @@ def main(argv: list[str] | None = None) -> int:
             req = json.load(fh)
         if not args.keep_request:
             os.unlink(args.request)
+    os.write(1, answer(req, args.mode).encode())
+    return 0
+
+
+def answer(req: dict[str, Any], mode: str = "auto", warmed: bool = False) -> str:
+    """Run one check request and return its result line (a failure of this runner included,
+    as `sandbox_error`)."""
     token = str(req.get("token", ""))
     try:
-        resp = run_request(req, args.mode)
+        resp = run_request(req, mode, warmed)
     except BaseException as exc:  # noqa: BLE001 - the caller turns this into sandbox_error
         resp = {"sandbox_error": f"{type(exc).__name__}: {exc}"}
-    line = f"{RESULT_MARK} {token} {json.dumps(resp, separators=(',', ':'))}\n"
-    os.write(1, line.encode())
-    return 0
+    return f"{RESULT_MARK} {token} {json.dumps(resp, separators=(',', ':'))}\n"
 
 
 if __name__ == "__main__":

@@ -14,25 +14,13 @@ from typing import Any
 import rlvr_harness
 from rlvr_grade.sandbox import PACKAGE_DIR, protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
+from rlvr_grade.sandbox.zygote import THREAD_VARS
 from rlvr_grade.types import Check, Execution, SandboxError
 from rlvr_harness.wire import WorkerInit
 
 HARNESS_DIR = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
 # The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
 CHECK_PATH = "/usr/local/bin:/usr/bin:/bin"
-# Thread pools of numeric libraries (OpenMP, OpenBLAS, MKL, BLIS, numexpr, Accelerate) sized
-# to one thread, in the seed before it preloads anything and in every check: a seed with
-# threads cannot fork safely (a forked child has only the forking thread; a lock another
-# thread held stays locked), and a check's pools would compete for one slot's CPU anyway.
-THREAD_VARS = {
-    "OMP_NUM_THREADS": "1",
-    "OPENBLAS_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-    "BLIS_NUM_THREADS": "1",
-    "NUMEXPR_NUM_THREADS": "1",
-    "NUMEXPR_MAX_THREADS": "1",
-    "VECLIB_MAXIMUM_THREADS": "1",
-}
 
 
 def _zygote_env() -> dict[str, str]:

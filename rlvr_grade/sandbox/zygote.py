@@ -40,6 +40,19 @@ CHANNEL_BYTES = 1 << 20
 CRED_SPACE = socket.CMSG_SPACE(struct.calcsize("iII"))  # room for SCM_CREDENTIALS, nothing more
 SO_SNDBUFFORCE = 32  # <asm-generic/socket.h>; Python's socket module does not name it
 
+# Thread pools of numeric libraries (OpenMP, OpenBLAS, MKL, BLIS, numexpr, Accelerate) sized
+# to one thread, in the seed before it preloads anything and in every check: a seed with
+# threads cannot fork safely (a forked child has only the forking thread; a lock another
+# thread held stays locked), and a check's pools would compete for one slot's CPU anyway.
+THREAD_VARS = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "BLIS_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1",
+    "NUMEXPR_MAX_THREADS": "1",
+    "VECLIB_MAXIMUM_THREADS": "1",
+}
 
 _NCPU = os.cpu_count() or 1  # os.cpu_count() reads sysfs on every call
 _SETUP_FD: list[int | None] = [None]  # in a check child: the setup-status pipe, until setup ends
