@@ -106,6 +106,8 @@ def summary_table(s: dict[str, Any]) -> None:
     iso = s.get("isolation") or {}
     if "backend" in s:  # absent for `rlvr-grade summary` of a file: where it ran is unknown
         table.add_row("sandbox", f"{s.get('backend')} ({iso.get('level', 'isolated' if iso.get('isolated') else 'NOT isolated')})")
+    if iso.get("memory snapshots"):
+        table.add_row("memory snapshots", str(iso["memory snapshots"]))
     stderr_console().print(table)
 
 

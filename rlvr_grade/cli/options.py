@@ -239,7 +239,7 @@ class Backend(Group):
 
     backend: BackendName = option(BackendName.local, help="Sandbox backend: local (namespaces, default), gvisor (runsc per check), beam (a Beam sandbox per check; needs the beam extra).", panel=BACKEND)
     env: Optional[str] = option(None, "--env", metavar="SPEC|NAME|ID", help="The environment checks run in: a requirements file (built first if need be), or a built one's name or id (see `rlvr-grade env`); part of the cache key. Default: stdlib + pytest.", panel=BACKEND)
-    preload: Optional[str] = option(None, "--preload", metavar="MOD,...|none", help="local backend: the modules each environment's seed imports before forking the checks (default: the packages its spec names; none: nothing). Never changes a verdict, only how soon it comes.", panel=BACKEND)
+    preload: Optional[str] = option(None, "--preload", metavar="MOD,...|none", help="local and beam backends: the modules each environment's seed imports before forking the checks (beam: with memory snapshots) (default: the packages its spec names; none: nothing). Never changes a verdict, only how soon it comes.", panel=BACKEND)
     cache: Optional[str] = option(None, "--cache", metavar="PATH", help=CACHE_HELP + " A rerun grades only rows it has not seen.", panel=BACKEND)
     no_cache: bool = option(False, "--no-cache", help="Neither read nor write the cache (duplicates within the run are still graded once).", panel=BACKEND)
     max_infra_failures: int = option(20, help="Stop the run (exit 3) when this many checks in a row fail in the sandbox backend and a probe check fails too (0: never).", panel=BACKEND)
@@ -247,6 +247,9 @@ class Backend(Group):
     beam_image: Optional[str] = option(None, help="Beam runner image: a python version (python3.11, the default, + pytest) or an image id; part of the cache key.", panel=BACKEND)
     beam_max_creates: int = option(16, help="Beam sandboxes being created at once (the rest wait), whatever --concurrency is.", panel=BACKEND)
     beam_rpc_timeout: float = option(30.0, help="Seconds one Beam call may take, its own retries included.", panel=BACKEND)
+    beam_snapshot: Optional[bool] = option(None, "--beam-snapshot/--no-beam-snapshot", panel=BACKEND,
+                                           help="Beam: restore each check's sandbox from a memory snapshot of a warm seed (its environment's --preload imported). "
+                                           "Default: on for environments with a preload. Falls back to plain sandboxes where snapshots do not work; never changes a verdict.")
     allow_unsafe: bool = option(False, "--allow-network-and-writable-fs-UNSAFE", panel=BACKEND,
                                 help="Run untrusted code even where the sandbox cannot cut the network or make the filesystem "
                                 "read-only (no root and no user namespaces). Checks can then reach the network and write your files.")
@@ -273,6 +276,8 @@ class Backend(Group):
             opts = {"max_creates": self.beam_max_creates, "rpc_timeout": self.beam_rpc_timeout}
             if self.beam_image:
                 opts["image"] = self.beam_image
+            if self.beam_snapshot is not None:
+                opts["snapshot"] = self.beam_snapshot
         if self.allow_unsafe and self.backend == BackendName.local:
             opts["allow_unisolated"] = True
         return tuple(sorted(opts.items()))

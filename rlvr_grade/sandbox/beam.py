@@ -8,17 +8,26 @@ result line, and terminate in `finally`. Creates are bounded by a semaphore so h
 worker threads do not stampede the gateway; transient gRPC failures are retried with backoff;
 anything else is a SandboxError (the row becomes sandbox_error with a null reward).
 
+Memory snapshots (`snapshot`, docs/environments.md): per environment and sandbox shape, one
+warm-up sandbox starts a seed that imports the environment's preload and waits (warm.py); its
+memory is snapshotted once, and each check's sandbox is restored from that snapshot instead of
+created from the image. The knock run in it hands the request to the restored seed, or runs it
+itself when no live seed is there: then this gateway restores no processes, and the rest of the
+run creates plain sandboxes. Any failure on that path costs speed, never a verdict.
+
 beam-client is an optional dependency, imported only when this backend is chosen."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import sys
 import threading
 import time
 from typing import Any
 
-from rlvr_grade.sandbox import bundle
+from rlvr_grade.sandbox import bundle, warm
 from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
 from rlvr_grade.types import Check, Limits, SandboxError
 
@@ -26,6 +35,8 @@ INSTALL_HINT = "pip install 'rlvr-grade[beam]'"
 DEFAULT_IMAGE = "python3.11"  # Beam's managed Python image; pytest is added on top
 DEFAULT_PACKAGES = ("pytest==8.3.4",)
 WORKDIR = "/workspace"
+SEED_ARCHIVE = "rlvr-seed.tgz"
+SNAPSHOTS = "memory-snapshots"  # beam-images.json: {gateway: {"image": id, "checkpoints": {variant: id}}}
 # Environment of the runner process (the check's own environment is set by the runner).
 RUNNER_ENV = {
     "PYTHONHASHSEED": "0",
@@ -148,6 +159,9 @@ class BeamBackend(RemoteBackend):
         context_name: str = "default",
         poll_s: float = 0.1,
         image_build_timeout: float = 1800.0,
+        snapshot: bool | None = None,
+        warm_timeout: float = 600.0,
+        restore_timeout: float = 120.0,
         hide: Any = None,  # accepted for API symmetry with the local backend; nothing local to hide
     ):
         super().__init__()
@@ -162,6 +176,17 @@ class BeamBackend(RemoteBackend):
         self.memory_headroom_mb = memory_headroom_mb
         self.poll_s = poll_s
         self.image_build_timeout = image_build_timeout
+        # None: a memory snapshot for each environment with a preload; True: for every
+        # environment (the default one too); False: never.
+        self.snapshot = snapshot
+        self.warm_timeout = warm_timeout
+        self.restore_timeout = restore_timeout  # a restore brings back memory: more than a create may take
+        self.preload: tuple[str, ...] | None = None  # --preload (None: each environment's own list)
+        self._warm: dict[tuple, str | None] = {}  # sandbox key -> checkpoint id (None: no snapshot)
+        self._warm_locks: dict[tuple, threading.Lock] = {}
+        self._restore_sandboxes: dict[tuple, Any] = {}
+        self._processes_restored: bool | None = None  # learned from the first restored check
+        self._snapshot_notes: list[str] = []
         self._env_images: dict[str, str] = {}  # environment id -> Beam image id (this gateway)
         self._env_locks: dict[str, threading.Lock] = {}
         self._context = context
@@ -170,7 +195,8 @@ class BeamBackend(RemoteBackend):
         self._sandboxes: dict[tuple, Any] = {}
         self._lock = threading.Lock()
         self._live: dict[int, Any] = {}  # id(instance) -> instance (instances are unhashable)
-        self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0, "images_built": 0}
+        self.stats = {"created": 0, "terminated": 0, "create_retries": 0, "terminate_failures": 0, "images_built": 0,
+                      "snapshots_taken": 0, "snapshot_checks": 0, "snapshot_fallbacks": 0}
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -212,7 +238,28 @@ class BeamBackend(RemoteBackend):
             "network": "blocked (block_network=True)",
             "inside": "rlimits + dropped uid (+ namespaces where the runtime allows)",
             "image": self.image,
+            "memory snapshots": self.snapshot_state(),
         }
+
+    def snapshot_state(self) -> str:
+        """What this run did with memory snapshots, in a line (summary and doctor)."""
+        if self.snapshot is False:
+            return "off (--no-beam-snapshot)"
+        s = self.stats
+        if self._processes_restored is False:
+            state = "this gateway restored no processes: checks ran in plain sandboxes"
+        elif s["snapshot_checks"]:
+            state = f"{s['snapshot_checks']} check(s) ran in a restored warm seed"
+        else:
+            state = "on" if self.snapshot else "on for environments with a preload"
+        notes = "; ".join(self._snapshot_notes[:3])
+        return f"{state} ({s['snapshots_taken']} taken, {s['snapshot_fallbacks']} fallback(s)){'; ' + notes if notes else ''}"
+
+    def environment_options(self, preload: Any = None, progress: Any = None) -> None:
+        if preload is not None:
+            from rlvr_grade.sandbox.local import preload_choice
+
+            self.preload = preload_choice(preload)
 
     # -- one check -------------------------------------------------------------------------
     def _image(self) -> Any:
@@ -362,6 +409,11 @@ class BeamBackend(RemoteBackend):
 
     def exchange(self, check: Check, request: Request) -> Reply:
         archive = bundle.build_archive(request.body)
+        checkpoint = self._checkpoint_for(check.limits, check.network, check.env, warm.kind_of(request.body["payload"]))
+        if checkpoint is not None:
+            reply = self._exchange_restored(check, request, archive, checkpoint)
+            if reply is not None:
+                return reply
         inst = self._create(check.limits, check.network, check.env)
         unreachable = False
         try:
@@ -374,13 +426,14 @@ class BeamBackend(RemoteBackend):
             # usual 10 s for it (Beam stops the sandbox when its keep-warm ends).
             self._terminate(inst, timeout=2.0 if unreachable else 10.0)
 
-    def _run_in(self, inst: Any, request: Request, archive: bytes) -> Reply:
-        """One check in the sandbox `inst`: upload, exec, wait, read what the runner wrote."""
+    def _run_in(self, inst: Any, request: Request, archive: bytes, boot: str = bundle.BOOTSTRAP) -> Reply:
+        """One check in the sandbox `inst`: upload, exec `boot` (the runner, or warm.KNOCK in a
+        restored sandbox), wait, read what it wrote."""
         self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{bundle.ARCHIVE}", archive))
         proc = self._rpc(
             "exec",
             lambda: inst.process.exec(
-                "python3", "-s", "-c", bundle.BOOTSTRAP, bundle.ARCHIVE, cwd=WORKDIR, env=dict(RUNNER_ENV)
+                "python3", "-s", "-c", boot, bundle.ARCHIVE, cwd=WORKDIR, env=dict(RUNNER_ENV)
             ),
         )
         # The runner enforces the check's own CPU and wall limits and always reports; this
@@ -399,3 +452,218 @@ class BeamBackend(RemoteBackend):
             time.sleep(self.poll_s)
         out = self._rpc("stdout", proc.stdout.read)
         return Reply(code, out, "" if request.answered(out) else self._rpc("stderr", proc.stderr.read))
+
+    # -- memory snapshots: a warm seed per environment, restored per check (warm.py) ---------
+    def _preload_for(self, env_id: str) -> tuple[str, ...]:
+        if self.preload is not None:
+            return self.preload
+        if not env_id:
+            return ()  # the default environment preloads nothing beyond the harness
+        from rlvr_grade import envs
+        from rlvr_grade.sandbox.local import _PYTEST_NAMES
+
+        try:
+            return tuple(n for n in envs.load(env_id).preload if n not in _PYTEST_NAMES)
+        except envs.EnvError:
+            return ()
+
+    def _checkpoint_for(self, limits: Limits, network: bool, env_id: str, kind: str) -> str | None:
+        """The checkpoint to restore for a check of this shape, environment and kind (warm.py),
+        taken on first use; None: a plain sandbox (snapshots off, not wanted here, or not
+        working)."""
+        if self.snapshot is False or self._processes_restored is False:
+            return None
+        modules = self._preload_for(env_id)
+        if self.snapshot is None and not modules:
+            return None
+        key = self._key(limits, network, env_id, kind)
+        with self._lock:
+            if key in self._warm:
+                return self._warm[key]
+            lock = self._warm_locks.setdefault(key, threading.Lock())
+        with lock:  # one warm-up per key, whatever the number of threads asking
+            with self._lock:
+                if key in self._warm:
+                    return self._warm[key]
+            checkpoint = self._remembered_checkpoint(key, modules) or self._warm_up(key, limits, network, env_id, modules)
+            with self._lock:
+                self._warm[key] = checkpoint
+            return checkpoint
+
+    def _key(self, limits: Limits, network: bool, env_id: str, kind: str) -> tuple:
+        # A restored sandbox has the shape (memory, cpu, network) of the one snapshotted.
+        return (int(limits.memory_mb) + self.memory_headroom_mb, self.cpu if self.cpu is not None else 1.0, network, env_id, kind)
+
+    def _variant(self, key: tuple, modules: tuple[str, ...]) -> str:
+        memory, cpu, network, _, kind = key
+        return json.dumps([bundle.harness_digest(), memory, cpu, network, kind, list(modules)])
+
+    def _remembered_checkpoint(self, key: tuple, modules: tuple[str, ...]) -> str | None:
+        """A checkpoint an earlier run took for this environment and shape on this gateway,
+        of the image the environment has now (a rebuilt image invalidates it)."""
+        env_id = key[3]
+        if not env_id:
+            return None
+        from rlvr_grade import envs
+
+        try:
+            image = self._env_image(env_id)
+            mine = envs.read_note(envs.load(env_id), "beam-images").get(SNAPSHOTS, {}).get(self._gateway(), {})
+        except (envs.EnvError, OSError, AttributeError):
+            return None
+        if not isinstance(mine, dict) or mine.get("image") != image:
+            return None
+        found = mine.get("checkpoints", {}).get(self._variant(key, modules))
+        return found if isinstance(found, str) and found else None
+
+    def _remember_checkpoint(self, key: tuple, modules: tuple[str, ...], checkpoint: str | None) -> None:
+        env_id = key[3]
+        if not env_id:
+            return
+        from rlvr_grade import envs
+
+        try:
+            env = envs.load(env_id)
+            with self._lock:
+                note = envs.read_note(env, "beam-images")
+                every = note.get(SNAPSHOTS) if isinstance(note.get(SNAPSHOTS), dict) else {}
+                mine = every.get(self._gateway()) if isinstance(every.get(self._gateway()), dict) else {}
+                image = self._env_images.get(env_id)
+                if mine.get("image") != image:
+                    mine = {"image": image, "checkpoints": {}}
+                checkpoints = dict(mine.get("checkpoints", {}))
+                if checkpoint:
+                    checkpoints[self._variant(key, modules)] = checkpoint
+                else:
+                    checkpoints.pop(self._variant(key, modules), None)
+                every[self._gateway()] = {"image": image, "checkpoints": checkpoints}
+                envs.write_note(env, "beam-images", {**note, SNAPSHOTS: every})
+        except (envs.EnvError, OSError):
+            pass  # not remembered: the next run warms up again, nothing else
+
+    def _note(self, message: str) -> None:
+        """Say once on stderr (and in the summary) why snapshots are not used somewhere."""
+        with self._lock:
+            if message in self._snapshot_notes:
+                return
+            self._snapshot_notes.append(message)
+        sys.stderr.write(f"Warning: beam memory snapshots: {message}\n")
+        sys.stderr.flush()
+
+    def _warm_up(self, key: tuple, limits: Limits, network: bool, env_id: str, modules: tuple[str, ...]) -> str | None:
+        """A sandbox of this key with the seed started and waiting, its memory snapshotted:
+        the checkpoint id (remembered beside the environment's image), or None with a note."""
+        label = env_id[:12] or "default"
+        inst = self._create(limits, network, env_id)
+        try:
+            archive = bundle.build_archive({"preload": list(modules), "kind": key[4]}, name=warm.CONFIG)
+            self._rpc("upload", lambda: inst.fs.write_bytes(f"{WORKDIR}/{SEED_ARCHIVE}", archive))
+            proc = self._rpc("exec", lambda: inst.process.exec(
+                "python3", "-s", "-c", warm.SEED_BOOT, SEED_ARCHIVE, cwd=WORKDIR, env=dict(RUNNER_ENV)))
+            ready = self._wait_ready(proc)
+            if ready is None:
+                err = self._rpc("stderr", proc.stderr.read).strip()[-300:]
+                self._note(f"environment {label}: the seed did not start ({err or 'no output'}); plain sandboxes")
+                return None
+            if ready.get("refused"):
+                self._note(f"environment {label}: {ready['refused']}; plain sandboxes")
+                return None
+            checkpoint = self._rpc("snapshot", inst.snapshot_memory)
+            if not isinstance(checkpoint, str) or not checkpoint:
+                raise SandboxError("beam snapshot: no checkpoint id returned")
+        except SandboxError as exc:
+            if getattr(exc, "unreachable", False):
+                raise
+            self._note(f"environment {label}: {exc}; plain sandboxes")
+            return None
+        finally:
+            self._terminate(inst)
+        with self._lock:
+            self.stats["snapshots_taken"] += 1
+        self._remember_checkpoint(key, modules, checkpoint)
+        return checkpoint
+
+    def _wait_ready(self, proc: Any) -> dict[str, Any] | None:
+        """The seed's READY line (warm.READY_MARK), or None when it exits or the warm-up's
+        time runs out first."""
+        deadline = time.monotonic() + self.warm_timeout
+        out = ""
+        while time.monotonic() < deadline:
+            out += self._rpc("stdout", proc.stdout.read)
+            for line in out.splitlines():
+                if line.startswith(warm.READY_MARK + " "):
+                    try:
+                        ready = json.loads(line[len(warm.READY_MARK) + 1:])
+                    except ValueError:
+                        return None
+                    return ready if isinstance(ready, dict) else None
+            code, _ = self._rpc("status", proc.status)
+            if code >= 0:
+                out += self._rpc("stdout", proc.stdout.read)
+                if warm.READY_MARK not in out:
+                    return None
+                continue
+            time.sleep(self.poll_s)
+        try:
+            self._rpc("kill", proc.kill, timeout=10.0)
+        except SandboxError:
+            pass
+        return None
+
+    def _restorer(self, key: tuple) -> Any:
+        """A Sandbox object for restores of this key, apart from the one that creates (a
+        restore sets its stub_id)."""
+        from beam import Sandbox
+
+        memory, cpu, network = key[:3]
+        with self._lock:
+            sb = self._restore_sandboxes.get(key)
+            if sb is None:
+                sb = self._restore_sandboxes[key] = Sandbox(cpu=cpu, memory=memory, block_network=not network, env={})
+            return sb
+
+    def _exchange_restored(self, check: Check, request: Request, archive: bytes, checkpoint: str) -> Reply | None:
+        """The check in a sandbox restored from `checkpoint`, handed to its seed by warm.KNOCK
+        (which runs it itself when the seed is not there). None: the restore failed, the
+        caller creates a plain sandbox."""
+        key = self._key(check.limits, check.network, check.env, warm.kind_of(request.body["payload"]))
+        sb = self._restorer(key)
+        try:
+            with self._creates:
+                inst = self._rpc("restore", lambda: sb.create_from_memory_snapshot(checkpoint),
+                                 timeout=max(self.rpc_timeout, self.restore_timeout))
+            if not getattr(inst, "ok", False) or not inst.container_id:
+                raise SandboxError(f"beam restore: {getattr(inst, 'error_msg', '') or 'no sandbox returned'}")
+        except SandboxError as exc:
+            if getattr(exc, "unreachable", False):
+                raise
+            with self._lock:
+                self._warm[key] = None
+            self._remember_checkpoint(key, self._preload_for(check.env), None)
+            self._note(f"restoring checkpoint {checkpoint}: {exc}; plain sandboxes for environment {check.env[:12] or 'default'}")
+            return None
+        with self._lock:
+            self._live[id(inst)] = inst
+            self.stats["created"] += 1
+        unreachable = False
+        try:
+            reply = self._run_in(inst, request, archive, boot=warm.KNOCK)
+        except SandboxError as exc:
+            unreachable = getattr(exc, "unreachable", False)
+            raise
+        finally:
+            self._terminate(inst, timeout=2.0 if unreachable else 10.0)
+        first = reply.stdout.split("\n", 1)[0]
+        if first.startswith(f"{warm.PATH_MARK} seed "):
+            with self._lock:
+                self.stats["snapshot_checks"] += 1
+                self._processes_restored = True
+        elif first.startswith(f"{warm.PATH_MARK} fallback "):
+            with self._lock:
+                self.stats["snapshot_fallbacks"] += 1
+                if self._processes_restored is None:
+                    self._processes_restored = False
+            if self._processes_restored is False:
+                self._note(f"a restored sandbox had no live seed ({first[len(warm.PATH_MARK) + 10:]}): "
+                           "this gateway does not restore processes; plain sandboxes for the rest of the run")
+        return reply

@@ -43,6 +43,7 @@ RUNNER = (
     "sandbox/__init__.py",
     "sandbox/base.py",
     "sandbox/inner.py",
+    "sandbox/warm.py",
     "sandbox/zygote.py",
     "sandbox/isolation.py",
     "sandbox/linux.py",
@@ -82,12 +83,13 @@ def harness_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def build_archive(request: dict[str, Any]) -> bytes:
-    """One .tgz: the package plus request.json."""
+def build_archive(request: dict[str, Any], name: str = "request.json") -> bytes:
+    """One .tgz: the package plus `request` as `name` (a check's request.json; a warm seed's
+    seed.json, see warm.py)."""
     buf = io.BytesIO()
     now = int(time.time())
     with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=6) as tar:
-        files = list(package_files()) + [("request.json", json.dumps(request).encode())]
+        files = list(package_files()) + [(name, json.dumps(request).encode())]
         for rel, data in files:
             info = tarfile.TarInfo(rel)
             info.size = len(data)

@@ -14,6 +14,19 @@ must be built (BuildImage, streamed like Beam's): the fake builds it as a real l
 environment — a venv of its interpreter with the requested packages installed by uv (from
 `wheelhouse` only, when given: offline tests) — and sandboxes of that image run its python.
 
+Memory snapshots (SandboxSnapshotMemory, then CreatePod with a checkpoint_id): a local fake
+cannot checkpoint a process (that takes CRIU), so `snapshot_mode` says what it emulates:
+- "processes" (Beam's claim, "including all running processes"): the snapshot records the
+  sandbox's files and the command of every process still running; a restore copies the files
+  into a new sandbox, runs those commands again and answers once each is blocked in the system
+  call it was blocked in at the snapshot (a process caught running is given 5 s to block
+  first), or after `restore_wait_s`. This emulates the outcome
+  (the processes are there, waiting where they waited), not the speed: they start over.
+- "filesystem" (what the client's docstring for the restore says): files only; a socket file
+  comes back as a socket nobody listens on, no process runs.
+- "error": SandboxSnapshotMemory fails, as on a gateway without the feature.
+`restore_error` makes every CreatePod with a checkpoint_id fail.
+
 Its latency is not Beam's: a Beam cold start is 1-3 s, here a create costs a mkdir.
 
     python -m tests.fake_beam --port 50100 [--python /path/to/python3]
@@ -66,6 +79,7 @@ def message_classes() -> dict[str, tuple[type, type]]:
 @dataclass
 class Proc:
     popen: subprocess.Popen
+    command: tuple = ()  # (command, cwd, env) as the client sent them: what a restore runs again
     out: bytearray = field(default_factory=bytearray)
     err: bytearray = field(default_factory=bytearray)
     out_pos: int = 0
@@ -83,6 +97,16 @@ class Container:
     uploads: int = 0
     execs: list = field(default_factory=list)
     stopped: bool = False
+    checkpoint: str = ""  # the checkpoint this sandbox was restored from
+
+
+@dataclass
+class Checkpoint:
+    id: str
+    stub: dict[str, Any]
+    files: str  # a copy of the sandbox's directory
+    processes: list  # (command, cwd, env, the system call it waited in) of each running process
+    container: str  # the sandbox it was taken of
 
 
 class FakeGateway:
@@ -120,6 +144,11 @@ class FakeGateway:
         self.fail_creates = 0
         self.die_after_creates: int | None = None
         self.create_delay = 0.0
+        # Memory snapshots: see the module doc.
+        self.snapshot_mode = "processes"
+        self.restore_error = False
+        self.restore_wait_s = 120.0
+        self.checkpoints: dict[str, Checkpoint] = {}
         self.creates_in_flight = 0
         self.max_creates_in_flight = 0
         self.dead = False
@@ -141,6 +170,7 @@ class FakeGateway:
             "/pod.PodService/SandboxUploadFile": self.sandbox_upload_file,
             "/pod.PodService/SandboxDeleteFile": self.sandbox_delete_file,
             "/pod.PodService/SandboxUpdateTTL": self.ok,
+            "/pod.PodService/SandboxSnapshotMemory": self.sandbox_snapshot_memory,
         }
         methods = {}
         from beta9.clients.image import BuildImageRequest as req_cls  # noqa: N813 - the one streaming RPC
@@ -283,6 +313,8 @@ class FakeGateway:
                 self.fail_creates -= 1
                 ctx.abort(grpc.StatusCode.UNAVAILABLE, "fake: no capacity right now")
             stub = self.stubs.get(req.stub_id)
+        if req.checkpoint_id:
+            return self._restore(req.checkpoint_id, resp_cls)
         if stub is None:
             return resp_cls(ok=False, error_msg=f"unknown stub {req.stub_id}")
         if self.create_delay:
@@ -354,34 +386,88 @@ class FakeGateway:
         c, err = self._container(req, resp_cls)
         if err:
             return err
-        argv = shlex.split(req.command)
+        proc, error = self._spawn(c, req.command, req.cwd, dict(req.env))
+        if proc is None:
+            return resp_cls(ok=False, error_msg=error)
+        return resp_cls(ok=True, pid=proc.popen.pid)
+
+    def _spawn(self, c: Container, command: str, cwd: str, req_env: dict[str, str]) -> tuple[Proc | None, str]:
+        argv = shlex.split(command)
         if not argv:
-            return resp_cls(ok=False, error_msg="empty command")
-        c.execs.append(argv)
+            return None, "empty command"
+        c.execs.append(list(argv))
         if argv[0] in ("python3", "python"):
             argv[0] = self.images.get(c.stub.get("image_id", ""), self.python)
         argv = [self._path(c, a) if a.startswith("/workspace") else a for a in argv]
-        cwd = self._path(c, req.cwd or "/workspace")
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": c.root, **dict(req.env)}
+        workdir = self._path(c, cwd or "/workspace")
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": c.root, **req_env}
         if c.stub.get("block_network"):
             # unshare(1), not a preexec_fn: forking Python code in a process full of gRPC
             # threads crashes the child.
             argv = ["unshare", "--net", "--", *argv]
         try:
             popen = subprocess.Popen(
-                argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, start_new_session=True,
             )
         except OSError as exc:
-            return resp_cls(ok=False, error_msg=str(exc))
-        proc = Proc(popen=popen)
+            return None, str(exc)
+        proc = Proc(popen=popen, command=(command, cwd, req_env))
         for stream, buf in ((popen.stdout, proc.out), (popen.stderr, proc.err)):
             t = threading.Thread(target=_pump, args=(stream, buf, self.lock), daemon=True)
             t.start()
             proc.threads.append(t)
         with self.lock:
             c.procs[popen.pid] = proc
-        return resp_cls(ok=True, pid=popen.pid)
+        return proc, ""
+
+    # -- memory snapshots (see the module doc) ---------------------------------------------
+    def sandbox_snapshot_memory(self, req, resp_cls, ctx):
+        c, err = self._container(req, resp_cls)
+        if err:
+            return err
+        if self.snapshot_mode == "error":
+            return resp_cls(ok=False, error_msg="fake: memory snapshots are not available on this gateway")
+        ckpt_id = f"ckpt-{uuid.uuid4().hex[:12]}"
+        files = os.path.join(self.root, "checkpoints", ckpt_id)
+        _copy_tree(c.root, files)
+        processes = []
+        if self.snapshot_mode == "processes":
+            for p in list(c.procs.values()):
+                if p.popen.poll() is None:
+                    # Where it waits: a process caught running (between two calls) gets 5 s to
+                    # block, so a restore knows what "back where it was" means.
+                    deadline = time.monotonic() + 5.0
+                    while (syscall := _blocked_in(p.popen.pid)) is None and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    processes.append((*p.command, syscall))
+        with self.lock:
+            self.checkpoints[ckpt_id] = Checkpoint(ckpt_id, c.stub, files, processes, c.id)
+        return resp_cls(ok=True, checkpoint_id=ckpt_id, runtime="fake")
+
+    def _restore(self, ckpt_id: str, resp_cls):
+        ckpt = self.checkpoints.get(ckpt_id)
+        if ckpt is None or self.restore_error:
+            return resp_cls(ok=False, error_msg=f"fake: cannot restore checkpoint {ckpt_id}")
+        cid = f"sandbox-{uuid.uuid4().hex[:12]}"
+        root = os.path.join(self.root, cid)
+        _copy_tree(ckpt.files, root)
+        c = Container(id=cid, stub=ckpt.stub, root=root, checkpoint=ckpt_id)
+        with self.lock:
+            self.containers[cid] = c
+        started = []
+        for command, cwd, env, syscall in ckpt.processes:
+            proc, _ = self._spawn(c, command, cwd, env)
+            if proc is not None:
+                started.append((proc, syscall))
+        deadline = time.monotonic() + self.restore_wait_s
+        for proc, syscall in started:  # back where it was: blocked in the same system call
+            while time.monotonic() < deadline and proc.popen.poll() is None:
+                if syscall is not None and _blocked_in(proc.popen.pid) == syscall:
+                    break
+                time.sleep(0.01)
+        stub_id = next((k for k, v in self.stubs.items() if v is ckpt.stub), "")
+        return resp_cls(ok=True, container_id=cid, stub_id=stub_id)
 
     def _proc(self, req, resp_cls):
         c, err = self._container(req, resp_cls)
@@ -446,3 +532,33 @@ def _pump(stream: Any, buf: bytearray, lock: threading.Lock) -> None:
         with lock:
             buf += chunk
     stream.close()
+
+
+def _blocked_in(pid: int) -> str | None:
+    """The system call `pid` is blocked in (its number), None while it runs."""
+    try:
+        with open(f"/proc/{pid}/syscall") as fh:
+            first = fh.read().split(maxsplit=1)[0]
+        with open(f"/proc/{pid}/stat") as fh:
+            state = fh.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+    return first if first.isdigit() and state == "S" else None
+
+
+def _copy_tree(src: str, dst: str) -> None:
+    """Copy a sandbox's files; a socket comes back as a socket file nobody listens on (what a
+    restored filesystem holds), other special files are left out."""
+    import socket
+    import stat
+
+    def copy(s: str, d: str) -> None:
+        mode = os.lstat(s).st_mode
+        if stat.S_ISSOCK(mode):
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.bind(d)
+            return
+        if stat.S_ISREG(mode):
+            shutil.copy2(s, d)
+
+    shutil.copytree(src, dst, symlinks=True, copy_function=copy)

@@ -233,7 +233,7 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
 
     shipped = {_module_name(PKG.parent / rel) for rel, _ in bundle.package_files()}
     harness = {_module_name(p) for p in HARNESS.rglob("*.py")}
-    needed = _closure(["rlvr_grade.sandbox.inner", *harness])
+    needed = _closure(["rlvr_grade.sandbox.inner", "rlvr_grade.sandbox.warm", *harness])
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
     size = len(bundle.build_archive({"payload": {}}))

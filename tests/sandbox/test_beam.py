@@ -392,3 +392,204 @@ def test_a_gateway_killed_mid_run_stops_it_within_a_minute_and_the_rerun_complet
     assert [(r["status"], r["reward"]) for r in read_jsonl(out)] == [("pass", 1.0)] * 164
     summary = json.loads((tmp_path / "s.json").read_text())
     assert summary["cached"] >= sum(r["status"] == "pass" for r in written)
+
+
+# -- memory snapshots: a warm seed per environment, restored per check ------------------------
+
+
+def _restored(gw) -> list:
+    return [c for c in gw.containers.values() if c.checkpoint]
+
+
+def _knocks(c) -> int:
+    from rlvr_grade.sandbox import warm
+
+    return sum(1 for argv in c.execs if warm.KNOCK in argv)
+
+
+def _runners(c) -> int:
+    from rlvr_grade.sandbox import bundle
+
+    return sum(1 for argv in c.execs if bundle.BOOTSTRAP in argv)
+
+
+ROWS = [PASS_ROW, FAIL_ROW, {"completion": ADD, "tests": "from solution import add\n\ndef test_a():\n    assert add(2, 2) == 4\n"}]
+
+
+def _verdicts(be) -> list:
+    out = []
+    for row in ROWS:
+        ex = be.run(check_of(row))
+        out.append((ex.done, [r.outcome for r in ex.records]))
+    return out
+
+
+def test_with_processes_restored_each_check_runs_in_the_restored_warm_seed(gateway):
+    """The gateway restores processes (the fake re-runs them to where they waited): one
+    warm-up sandbox, one snapshot, then every check in a sandbox restored from it, run by the
+    seed (the knock found it and never ran the runner itself), with the plain path's verdicts.
+    The snapshot holds nothing of any check: taken before the first request existed."""
+    plain = backend_for(gateway, snapshot=False)
+    try:
+        expected = _verdicts(plain)
+    finally:
+        plain.close()
+    assert not gateway.calls.get("/pod.PodService/SandboxSnapshotMemory")
+    be = backend_for(gateway, snapshot=True)
+    try:
+        got = _verdicts(be)
+    finally:
+        be.close()
+    assert got == expected and expected[0] == (True, ["passed"]) and expected[1][1] == ["failed"]
+    # Two kinds of seed, as the local backend's two kinds of worker: lean and pytest-warm.
+    assert be.stats["snapshots_taken"] == 2 and be.stats["snapshot_checks"] == len(ROWS)
+    assert be.stats["snapshot_fallbacks"] == 0 and "restored warm seed" in be.snapshot_state()
+    restored = _restored(gateway)
+    assert len(restored) == len(ROWS) and all(c.stopped for c in gateway.containers.values())
+    assert all(_knocks(c) == 1 and _runners(c) == 0 for c in restored)
+    assert len(gateway.checkpoints) == 2
+    for ckpt in gateway.checkpoints.values():
+        warm_box = gateway.containers[ckpt.container]
+        pythons = [argv for argv in warm_box.execs if argv[0] == "python3"]
+        assert _knocks(warm_box) == 0 and _runners(warm_box) == 0 and len(pythons) == 1  # the seed only
+        snapshotted = {os.path.relpath(os.path.join(d, f), ckpt.files) for d, _, fs in os.walk(ckpt.files) for f in fs}
+        assert not [f for f in snapshotted if "request" in f or f.endswith("rlvr-check.tgz")], snapshotted
+        assert len(ckpt.processes) == 1  # the seed, waiting
+
+
+@pytest.mark.parametrize("mode", ["filesystem", "error"])
+def test_where_snapshots_do_not_work_the_plain_path_gives_the_same_verdicts(gateway, mode, capsys):
+    """"filesystem": the restore brings files back but no process (what the client's
+    docstring says): the knock finds a socket nobody listens on, runs the check itself in that
+    sandbox, and the rest of the run uses plain sandboxes, said once on stderr. "error": the
+    snapshot call fails; plain sandboxes from the start."""
+    plain = backend_for(gateway, snapshot=False)
+    try:
+        expected = _verdicts(plain)
+    finally:
+        plain.close()
+    gateway.snapshot_mode = mode
+    be = backend_for(gateway, snapshot=True)
+    try:
+        got = _verdicts(be)
+    finally:
+        be.close()
+    assert got == expected
+    assert be.stats["snapshot_checks"] == 0
+    restored = _restored(gateway)
+    if mode == "filesystem":
+        assert be.stats["snapshot_fallbacks"] == 1 and len(restored) == 1
+        assert _knocks(restored[0]) == 1  # the knock ran the check: no second sandbox for it
+        assert "does not restore processes" in capsys.readouterr().err
+        assert "restored no processes" in be.snapshot_state()
+    else:
+        assert be.stats["snapshots_taken"] == 0 and restored == []
+        assert "not available on this gateway" in capsys.readouterr().err
+    assert all(c.stopped for c in gateway.containers.values())
+
+
+def test_a_restore_that_fails_runs_the_check_in_a_plain_sandbox(gateway):
+    gateway.restore_error = True
+    be = backend_for(gateway, snapshot=True)
+    try:
+        got = _verdicts(be)
+    finally:
+        be.close()
+    assert got[0] == (True, ["passed"]) and got[1][1] == ["failed"]
+    assert be.stats["snapshots_taken"] == 2 and be.stats["snapshot_checks"] == 0
+    # per kind (lean, pytest): a warm-up and one failed restore; then every check plain
+    assert gateway.calls["/pod.PodService/CreatePod"] == 2 * 2 + len(ROWS)
+
+
+def test_the_knock_trusts_only_a_live_seed_that_echoes_its_nonce(tmp_path):
+    """A socket file restored without its process, or a listener that answers without our
+    nonce, is not the seed: the request is never sent to it."""
+    import socket
+    import threading
+
+    from rlvr_grade.sandbox import warm
+
+    path = tmp_path / warm.SOCKET
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(str(path))
+    stale.close()  # the file stays, nobody listens
+    conn, _, why = warm._hand_over(b"{}", str(tmp_path), "lean")
+    assert conn is None and "no seed listening" in why
+    path.unlink()
+    impostor = socket.socket(socket.AF_UNIX)
+    impostor.bind(str(path))
+    impostor.listen(1)
+    got = []
+
+    def answer() -> None:
+        c, _ = impostor.accept()
+        c.recv(100)
+        c.sendall(f"{warm.SEED_MARK} 00ff {os.getpid()}\n".encode())
+        got.append(c.recv(100))
+        c.close()
+
+    t = threading.Thread(target=answer)
+    t.start()
+    conn, _, why = warm._hand_over(b'{"secret": 1}', str(tmp_path), "lean")
+    t.join(10)
+    impostor.close()
+    assert conn is None and "did not echo our nonce" in why
+    assert got == [b""]  # the request never reached it
+
+
+def test_the_seed_preloads_its_environment_and_the_checkpoint_is_remembered(wheelhouse, tmp_path):
+    """An environment with a preload gets a snapshot by default: its checks find the
+    preloaded module imported by the seed (another process than theirs), the checkpoint is
+    remembered beside the image, and a second run restores it without a new warm-up. An
+    environment whose preload starts a thread gets no snapshot (the seed refuses) and runs
+    plain, with the same verdicts."""
+    from dataclasses import replace
+
+    from rlvr_grade import envs
+    from rlvr_grade.envs.spec import EnvSpec
+    from tests.fake_beam import FakeGateway
+
+    index = ("--no-index", "--find-links", str(wheelhouse))
+    probe = envs.build(EnvSpec.parse(packages=["importprobe==1.0"], index=index), name="probe")
+    spin = envs.build(EnvSpec.parse(packages=["spinner==1.0"], index=index), name="spin")
+    gw = FakeGateway(wheelhouse=str(wheelhouse)).start()
+    seeded = {"completion": "import os, importprobe\nPRE = importprobe.PID != os.getpid()\n", "tests": "assert PRE\n"}
+    fresh = {"completion": "import os, importprobe\nPRE = importprobe.PID != os.getpid()\n", "tests": "assert not PRE\n"}
+    spun = {"completion": "import spinner\n", "tests": "assert True\n"}
+    try:
+        for run in range(2):
+            be = backend_for(gw, rpc_timeout=30.0)
+            try:
+                ex = be.run(replace(check_of(seeded), env=probe.id))
+                assert ex.done and [r.outcome for r in ex.records] == ["passed"], ex.stderr
+                ex = be.run(replace(check_of(spun), env=spin.id))
+                assert ex.done and [r.outcome for r in ex.records] == ["passed"], ex.stderr
+            finally:
+                be.close()
+            assert be.stats["snapshot_checks"] == 1
+            assert be.stats["snapshots_taken"] == (1 if run == 0 else 0)
+            assert "left 1 thread(s) running" in be.snapshot_state()
+        assert gw.calls["/pod.PodService/SandboxSnapshotMemory"] == 1
+        note = envs.read_note(probe, "beam-images")
+        (remembered,) = note["memory-snapshots"][f"127.0.0.1:{gw.port}"]["checkpoints"].values()
+        assert remembered in gw.checkpoints
+        # --no-beam-snapshot: the same row in a plain sandbox imports the module itself.
+        be = backend_for(gw, rpc_timeout=30.0, snapshot=False)
+        try:
+            ex = be.run(replace(check_of(fresh), env=probe.id))
+            assert ex.done and [r.outcome for r in ex.records] == ["passed"], ex.stderr
+        finally:
+            be.close()
+    finally:
+        gw.stop()
+
+
+def test_the_cli_turns_snapshots_on_and_off_and_the_summary_says_what_ran(gateway, tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", [PASS_ROW, FAIL_ROW])
+    for flag, expect in (("--beam-snapshot", "check(s) ran in a restored warm seed"), ("--no-beam-snapshot", "off")):
+        summary = tmp_path / f"s{flag}.json"
+        res = cli([str(src), "-o", "-", "--backend", "beam", "--no-cache", flag, "--summary-json", str(summary)], env_for(gateway))
+        assert res.returncode == 0, res.stderr
+        assert [json.loads(line)["status"] for line in res.stdout.splitlines()] == ["pass", "fail"]
+        assert expect in json.loads(summary.read_text())["isolation"]["memory snapshots"]
+    assert gateway.calls["/pod.PodService/SandboxSnapshotMemory"] == 1

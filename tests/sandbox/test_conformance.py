@@ -21,7 +21,9 @@ from rlvr_grade.types import Limits, Rollout
 # pytest check measured 0.5 s quiet, >1 s with the machine busy); the timeout case uses TIGHT.
 LIMITS = Limits(cpu_s=5.0, wall_s=15.0, memory_mb=256, processes=32, output_bytes=4096)
 TIGHT = Limits(cpu_s=1.0, wall_s=4.0, memory_mb=256, processes=32, output_bytes=4096)
-BACKEND_NAMES = ("local", "gvisor", "beam")
+# beam-snapshot: Beam with memory snapshots (each check restored from a warm seed's snapshot;
+# the fake gateway restores processes by running them again), held to the same verdicts.
+BACKEND_NAMES = ("local", "gvisor", "beam", "beam-snapshot")
 
 
 def _skip_reason(name: str) -> str | None:
@@ -29,7 +31,7 @@ def _skip_reason(name: str) -> str | None:
         return "the sandboxes need root here"
     if name == "gvisor" and shutil.which("runsc") is None:
         return "runsc (gVisor) is not installed: apt-get install runsc (.ci/run does)"
-    if name == "beam":
+    if name.startswith("beam"):
         import importlib.util
 
         if importlib.util.find_spec("beam") is None:
@@ -58,7 +60,8 @@ class Harness:
         from tests.fake_beam import FakeGateway
 
         self.gateway = FakeGateway().start()
-        return BeamBackend(concurrency=4, context=self.gateway.context(), rpc_timeout=5, grace_s=10, poll_s=0.05)
+        return BeamBackend(concurrency=4, context=self.gateway.context(), rpc_timeout=5, grace_s=10, poll_s=0.05,
+                           snapshot=self.name == "beam-snapshot")
 
     def kill_infrastructure(self) -> None:
         """What "the backend dies" means for each: the worker, the runsc, the gateway."""
@@ -239,3 +242,11 @@ def test_dead_backend_is_sandbox_error_not_a_zero(name):
         assert (out.status, out.reward) == ("sandbox_error", None), out
     finally:
         h.close()
+
+
+def test_the_snapshot_path_ran(harness):
+    """Last of the module: with snapshots on, the checks above ran in restored warm seeds."""
+    if harness.name != "beam-snapshot":
+        pytest.skip("only beam-snapshot restores snapshots")
+    stats = harness.backend.stats
+    assert stats["snapshot_checks"] > 0 and stats["snapshot_fallbacks"] == 0, stats
