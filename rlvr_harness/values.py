@@ -11,16 +11,45 @@ from typing import Any
 MAX_DEPTH = 200
 
 
+_EXACT = frozenset((type(None), bool, int, float, str, bytes, list, tuple, dict, set, frozenset))
+
+
 class NotPlain(TypeError):
     """A return value that is not a plain value (or is a subclass of one)."""
 
 
+# A subclass of a builtin is encoded as the value it stores, read with the base type's own
+# (C) methods, never the subclass's: a defaultdict, Counter, OrderedDict, namedtuple or IntEnum
+# is a correct answer where a dict, list or int is expected (the reference judges compare
+# with Python's ==, which says so), and only data leaves the sandbox: an overridden __eq__,
+# __iter__ or items() is never called, here or in the comparison outside.
+_STORED = (
+    (bool, None), (int, int.__index__), (float, float.__float__), (str, str.__str__), (bytes, lambda v: bytes.__add__(b"", v)), (list, list.copy),
+    (tuple, lambda v: tuple.__getitem__(v, slice(None))), (dict, lambda v: dict(dict.items(v))),
+    (frozenset, lambda v: frozenset(frozenset.__iter__(v))), (set, lambda v: set(set.__iter__(v))),
+)
+
+
+def _stored(value: Any) -> Any:
+    """The builtin value a subclass instance stores, or `value` itself when its type derives
+    from no builtin of _STORED (then it is not plain)."""
+    mro = type(value).__mro__
+    for base, read in _STORED:
+        if base in mro:
+            return value if read is None else read(value)
+    return value
+
+
 def encode(value: Any, depth: int = 0) -> Any:
-    """Plain Python value -> tagged JSON. Exact types only: a subclass of int/str/list (which
-    could override __eq__) is refused, as is anything else that is not a plain value."""
+    """Plain Python value -> tagged JSON. A subclass of a builtin is encoded as the value it
+    stores (_STORED); anything else that is not a plain value is refused."""
     if depth > MAX_DEPTH:
         raise NotPlain("value nested too deeply")
     t = type(value)
+    if t not in _EXACT:
+        stored = _stored(value)
+        if stored is not value and type(stored) in _EXACT:
+            value, t = stored, type(stored)
     if value is None or t is bool or t is int or t is str:
         return value
     if t is float:

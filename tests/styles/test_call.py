@@ -50,13 +50,49 @@ def test_encoding_refuses_anything_not_plain():
         def __eq__(self, other):
             return True
 
+    for bad in (Liar(), [1, Liar()], {"k": Liar()}, object(), lambda: 1, complex(1, 2)):
+        with pytest.raises(NotPlain):
+            encode(bad)
+
+
+def test_a_builtin_subclass_is_encoded_as_the_value_it_stores():
+    """A defaultdict, Counter, OrderedDict, namedtuple or IntEnum is a correct answer where a
+    dict, tuple or int is expected; read with the base type's own methods, so an override
+    (a liar's __eq__, __iter__, items(), __str__) is never consulted."""
+    import collections
+    import enum
+
     class MyInt(int):
         def __eq__(self, other):
             return True
 
-    for bad in (Liar(), MyInt(3), [1, Liar()], {"k": MyInt(1)}, object(), lambda: 1):
-        with pytest.raises(NotPlain):
-            encode(bad)
+        __hash__ = int.__hash__
+
+        def __index__(self):
+            return 99
+
+    class Text(str):
+        def __str__(self):
+            return "lie"
+
+    class Items(dict):
+        def items(self):
+            return [("k", 99)]
+
+        def __iter__(self):
+            return iter(["zz"])
+
+    class Color(enum.IntEnum):
+        RED = 3
+
+    point = collections.namedtuple("Point", "x y")
+    for value, plain in [
+        (MyInt(3), 3), (Text("ab"), "ab"), (Items(k=1), {"k": 1}), (Color.RED, 3), (point(1, 2), (1, 2)),
+        (collections.defaultdict(int, a=2), {"a": 2}), (collections.Counter("aab"), {"a": 2, "b": 1}),
+        (collections.OrderedDict(x=[Text("t")]), {"x": ["t"]}), ({MyInt(1): point(1, 2)}, {1: (1, 2)}),
+    ]:
+        back = decode(json.loads(json.dumps(encode(value))))
+        assert back == plain and type(back) is type(plain), (value, back)
 
 
 def test_strict_equality():
@@ -116,8 +152,8 @@ def test_an_object_claiming_equality_cannot_pass(grader):
         "    return Anything() if x == 0 else Int(7)\n"
     )
     outs = grader.grade([row(liar, [{"args": [0], "output": 3}]), row(liar, [{"args": [1], "output": 3}])])
-    for o in outs:
-        assert o.status == "runtime_error" and "not a plain value" in o.error, o
+    assert outs[0].status == "runtime_error" and "not a plain value" in outs[0].error, outs[0]
+    assert outs[1].status == "fail" and outs[1].reward == 0, outs[1]  # the 7 it stores, not its __eq__
 
 
 @requires_root
