@@ -853,7 +853,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     date_types = frozenset((_dt.date, _dt.datetime, _dt.time, _dt.timedelta))
     get_tzinfo = _dt.datetime.__dict__["tzinfo"].__get__
     get_ttzinfo = _dt.time.__dict__["tzinfo"].__get__
-    c_exact = frozenset((_range, _array, _re.Pattern, _re.Match))
+    c_exact = frozenset((_range, _array, _re.Pattern, _re.Match, _dt.timezone))  # timezone: an offset and a name
     proxy_types = frozenset((_weakref.ProxyType, _weakref.CallableProxyType))
     mappingproxy = _types.MappingProxyType
     mp_copy = mappingproxy.copy
@@ -1314,8 +1314,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         try:
             d = _object_getattribute(x, "__dict__")
         except AttributeError:
-            d = {}
-        values.append(d if _type(d) is _dict else object())  # equal to nothing
+            d = missing  # no __dict__ at all (not an empty one)
+        values.append(d if _type(d) is _dict or d is missing else object())  # equal to nothing
         for cls in mro_of(_type(x)):
             for member in mp_copy(class_dict(cls)).values():
                 if _type(member) is member_type:
@@ -1330,6 +1330,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         is, by these rules (a C type with no state to read equals only itself)."""
         sa, sb = state_of(a), state_of(b)
         if not is_heap(_type(a)) and _len(sa) == 1 and _type(sa[0]) is not _dict:
+            # a C object whose state is nowhere to read (a cell, an sqlite3.Row): its own
+            # __eq__ would compare what it holds with Python's ==; equal only to itself
             return False
         return _len(sa) == _len(sb) and _all(x is y or eq(x, y, depth + 1) for x, y in _zip(sa, sb))
 

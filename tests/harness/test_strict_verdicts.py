@@ -470,3 +470,22 @@ def test_augmented_assignment_and_bitwise_operators_go_through_the_allowlist(tes
 def test_honest_augmented_assignment_keeps_pythons_answers(tests):
     ok, logged = run(tests)
     assert ok and not logged
+
+
+def test_c_objects_with_no_state_to_read_equal_only_themselves():
+    """state_eq read no __dict__ as an empty one: any two timezones, cells or sqlite3 rows were
+    equal (a UTC answer passed `tzinfo == timezone(timedelta(hours=2))`)."""
+    import sqlite3
+    import types
+    from datetime import timedelta, timezone
+
+    env = {"timezone": timezone, "timedelta": timedelta, "types": types}
+    assert not run("assert got == timezone(timedelta(hours=2))", {**env, "got": timezone.utc})[0]
+    assert not run("assert types.CellType(got) == types.CellType(2)", {**env, "got": Liar()})[0]
+    con = sqlite3.connect(":memory:")
+    con.row_factory = sqlite3.Row
+    rows = [con.execute("select 1 as a").fetchone(), con.execute("select 2 as b").fetchone()]
+    assert not run("assert rows[0] == rows[1]", {"rows": rows})[0]
+    ok, logged = run("import types\nassert timezone.utc == timezone(timedelta(0)) and timezone(timedelta(hours=2)) != timezone.utc\n"
+                     "assert types.SimpleNamespace() == types.SimpleNamespace() and rows[0] == rows[0]", {**env, "rows": rows})
+    assert ok and not logged
