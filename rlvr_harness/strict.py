@@ -945,6 +945,12 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return "scalar"
         return None
 
+    def tz_ok(t: type) -> bool:
+        """A tzinfo whose utcoffset() is C code nobody else wrote: none, datetime.timezone,
+        or zoneinfo.ZoneInfo exactly (a C type: no class statement makes one; a subclass is
+        a heap type and is not)."""
+        return t in tzinfo_ok or (not is_heap(t) and module_of(t) == "zoneinfo" and name_of(t) == "ZoneInfo")
+
     def holds_objects(x: Any) -> bool:
         """A numpy array or scalar whose dtype holds Python objects (dtype object, or a
         structured dtype with an object field): its comparisons and truth are theirs."""
@@ -1078,9 +1084,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             # number only when they hold what Fraction's constructor leaves there
             return "number" if _type(fraction_parts(x)) is _tuple else UNTRUSTED
         if t in date_types:
-            if t is _dt.datetime and _type(get_tzinfo(x)) not in tzinfo_ok:
+            if t is _dt.datetime and not tz_ok(_type(get_tzinfo(x))):
                 return UNTRUSTED  # a tzinfo of anyone's: its utcoffset() would decide
-            if t is _dt.time and _type(get_ttzinfo(x)) not in tzinfo_ok:
+            if t is _dt.time and not tz_ok(_type(get_ttzinfo(x))):
                 return UNTRUSTED
             return "date"
         if t in c_exact:
