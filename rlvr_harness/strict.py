@@ -945,6 +945,27 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return "scalar"
         return None
 
+    def is_dtype(t: type) -> bool:
+        """numpy's own dtype classes (np.dtype and numpy.dtypes' C types)."""
+        np = modules.get("numpy")
+        base = getattr_(np, "dtype", None) if np is not None else None
+        return base is not None and not is_heap(t) and base in mro_of(t) and module_of(t) in ("numpy", "numpy.dtypes")
+
+    dtype_names = frozenset((_int, _float, _complex, _boolt, _str, _bytes, object))
+
+    def dtype_eq(d: Any, other: Any) -> bool:
+        """`arr.dtype == np.int64`, `== "int64"`, `== np.dtype("i8")`, `== int`: numpy's own
+        answer when the other side is a dtype, a str, a builtin scalar type or numpy's own
+        scalar type (it converts them in C); anything else (an object with a `dtype`
+        attribute, which numpy would read) is not equal."""
+        t = _type(other)
+        if not (is_dtype(t) or t is _str or t is _type and (other in dtype_names or numpy_kind(other) == "scalar")):
+            return False
+        try:
+            return _bool(d == other)
+        except _exception:  # noqa: BLE001 - a str numpy cannot read as a dtype
+            return False
+
     def tz_ok(t: type) -> bool:
         """A tzinfo whose utcoffset() is C code nobody else wrote: none, datetime.timezone,
         or zoneinfo.ZoneInfo exactly (a C type: no class statement makes one; a subclass is
@@ -1095,6 +1116,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return "container"
         if numpy_kind(t) is not None:
             return "numpy"
+        if is_dtype(t):
+            return "dtype"
         if approx_kind(x):
             return "approx"
         return UNTRUSTED
@@ -1231,6 +1254,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                     return False
         a, b = reduce(a), reduce(b)
         ka, kb = kind(a), kind(b)
+        if ka == "dtype" or kb == "dtype":
+            return dtype_eq(a, b) if ka == "dtype" else dtype_eq(b, a)
         if ka is UNTRUSTED or kb is UNTRUSTED:
             if ka is not kb:
                 return False  # an object nobody vouches for never equals a trusted value

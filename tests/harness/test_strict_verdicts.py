@@ -489,3 +489,16 @@ def test_c_objects_with_no_state_to_read_equal_only_themselves():
     ok, logged = run("import types\nassert timezone.utc == timezone(timedelta(0)) and timezone(timedelta(hours=2)) != timezone.utc\n"
                      "assert types.SimpleNamespace() == types.SimpleNamespace() and rows[0] == rows[0]", {**env, "rows": rows})
     assert ok and not logged
+
+
+def test_numpy_dtypes_compare_with_types_names_and_dtypes():
+    np = pytest.importorskip("numpy")
+
+    class Claims:
+        dtype = np.dtype("int64")  # numpy would read this attribute
+
+    ok, logged = run("a = np.array([1, 2])\nassert a.dtype == np.int64 and a.dtype == 'int64' and a.dtype == np.dtype('i8')"
+                     " and a.dtype == int and a.dtype != np.float64 and a.dtype != 'float32' and a.dtype != 'nonsense'",
+                     {"np": np})
+    assert ok and not logged
+    assert not run("assert np.dtype('int64') == got", {"np": np, "got": Claims()})[0]
