@@ -195,6 +195,7 @@ _CLASS_SNAPSHOTS: dict[int, tuple[type, dict[str, Any], tuple[tuple[str, Any], .
 # What each root name (a module the tests import, or one of _COMMON) guards: (module names,
 # classes), found once per process (see _guarded).
 _GUARDED: dict[str, tuple[str, ...]] = {}
+GRADER = "rlvr_grade"  # the grader's package: in the worker's memory, never a check's to import
 _SYS_MODULES: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = []  # sys.modules' snapshot in the worker
 _HEAP, _IMMUTABLE = 1 << 9, 1 << 8  # Py_TPFLAGS_HEAPTYPE, Py_TPFLAGS_IMMUTABLETYPE
 
@@ -292,7 +293,10 @@ def snapshot_common() -> None:
                     _SNAPSHOTS[module] = _snapshot(sys.modules[module])
             _entries(name.split(".")[0])
             _entries("class:" + name)
-    _SYS_MODULES[:] = [_snapshot_dict(sys.modules)]
+    # Not the grader's own package: the check's child removes it (zygote.forget_grader), and
+    # restoring sys.modules must not bring it back within the candidate's reach.
+    live, items, tag = _snapshot_dict(sys.modules)
+    _SYS_MODULES[:] = [(live, tuple(kv for kv in items if kv[0] != GRADER and not kv[0].startswith(GRADER + ".")), tag)]
     # The registry of trusted code takes everything alive now, the harness included, and the
     # hook, installed here, sees every module the checks import before their candidate runs.
     guard = Guard()

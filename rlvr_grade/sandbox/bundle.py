@@ -26,7 +26,12 @@ BOOTSTRAP = (
     "src=sys.argv[1];d=os.path.abspath('.rlvr')\n"
     "t=tarfile.open(src)\n"
     "t.extractall(d,**({'filter':'data'} if hasattr(tarfile,'data_filter') else {}))\n"
-    "t.close();os.unlink(src);sys.path.insert(0,d)\n"
+    "t.close();os.unlink(src)\n"
+    # By location, as local.boot_code: not on sys.path, so a check cannot import them by name.
+    "import importlib.util as u\n"
+    "for n in ('rlvr_grade','rlvr_harness'):\n"
+    " s=u.spec_from_file_location(n,os.path.join(d,n,'__init__.py'),submodule_search_locations=[os.path.join(d,n)])\n"
+    " m=u.module_from_spec(s);sys.modules[n]=m;s.loader.exec_module(m)\n"
     "from rlvr_grade.sandbox.inner import main\n"
     "sys.exit(main(['--request',os.path.join(d,'request.json')]))\n"
 )

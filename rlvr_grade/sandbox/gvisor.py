@@ -34,6 +34,7 @@ from typing import Any
 
 from rlvr_grade.sandbox import PACKAGE_DIR
 from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
+from rlvr_grade.sandbox.root import ENV_AT
 from rlvr_grade.types import Check, SandboxError
 
 CHECK_UID = 1000  # each check has a kernel of its own: one uid for all, named in /etc/passwd
@@ -126,7 +127,11 @@ class GvisorBackend(RemoteBackend):
             self._known[env.id] = env
 
     def _python(self, env_id: str) -> str:
-        return self.python if self.python and not env_id else self._world(env_id).python
+        """The interpreter's path inside the sandbox (root.ENV_AT for an environment's venv)."""
+        if self.python and not env_id:
+            return self.python
+        python = self._world(env_id).python
+        return os.path.join(ENV_AT, "bin", os.path.basename(python)) if _venv_of(python) else python
 
     def _spec(self, language: str, env_id: str = "") -> dict[str, Any]:
         """The OCI config of a check in `language` and environment `env_id` (without process
@@ -146,6 +151,16 @@ class GvisorBackend(RemoteBackend):
         # The environment's root as its own interpreter lists it (the local workers' very list);
         # with an interpreter given (`python`), this process's.
         want = world_root(world, language, CHECK_PATH) if world is not None else root.root_for(language, CHECK_PATH)
+        # The runner inside (sandbox/inner.py) is the grader's code: its package is in this root
+        # beside the harness (root.HARNESS_AT), found by location (boot_code), never on the
+        # check's sys.path.
+        package = os.path.realpath(PACKAGE_DIR)
+        want = want.union(root.Root(dirs=(package,), moved=((package, root.HARNESS_AT + "/rlvr_grade"),)))
+        # The environment's venv at root.ENV_AT: the interpreter starts inside the root, so its
+        # prefix, sys.path and every module's file name are those of /env, not the cache folder's.
+        venv = _venv_of(world.python) if world is not None else None
+        if venv:
+            want = want.union(root.Root(moved=((venv, root.ENV_AT),)))
         layout = want.masking(self.hide).layout()
         farm, lock = root.materialize(layout)
         self._farm_locks.append(lock)
@@ -250,7 +265,8 @@ class GvisorBackend(RemoteBackend):
 
         # The runner found by location (boot_code), not through PYTHONPATH: the environment's
         # interpreter sees its own site-packages and the harness, nothing else.
-        boot = boot_code("import runpy; runpy.run_module('rlvr_grade.sandbox.inner', run_name='__main__', alter_sys=True)")
+        boot = boot_code("import runpy; runpy.run_module('rlvr_grade.sandbox.inner', run_name='__main__', alter_sys=True)",
+                         inside=True)
         argv = [self._python(check.env), "-s", "-c", boot, "--request", "-", "--mode", "light"]
         code, out, err = self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(),
                                          request.deadline_s, int(check.limits.disk_mb), env_id=check.env)
@@ -327,6 +343,12 @@ def _noatime_namespace() -> int:
         raise SandboxError(f"the gvisor backend could not make runsc's mount namespace: {proc.stderr.strip()[-300:]}")
     os.set_inheritable(fds[0], False)
     return fds[0]
+
+
+def _venv_of(python: str) -> str | None:
+    """The venv folder `python` (its bin/python) belongs to, or None."""
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    return venv if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else None
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

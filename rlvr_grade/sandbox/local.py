@@ -39,19 +39,74 @@ def _zygote_env() -> dict[str, str]:
     }
 
 
-def boot_code(call: str) -> str:
-    """`python -s -c` code that imports rlvr_grade and the harness (rlvr_harness) from their
-    own folders, by location, then runs `call`: an environment's interpreter sees its own
-    site-packages and these two packages, never the folder the grader is installed in (its
-    other packages are the grader's). The
-    path keeps `-c`'s "" (the working directory: "/" for a seed, the workdir in a check, where
-    a `spawn` child of the candidate finds its `solution` module again)."""
-    load = "".join(
-        f"s = u.spec_from_file_location({name!r}, {os.path.join(d, '__init__.py')!r}, submodule_search_locations=[{d!r}]); "
-        f"m = u.module_from_spec(s); sys.modules[{name!r}] = m; s.loader.exec_module(m); "
-        for name, d in (("rlvr_grade", PACKAGE_DIR), ("rlvr_harness", HARNESS_DIR))
-    )
-    return "import sys, importlib.util as u; " + load + call
+# Imports rlvr_grade and rlvr_harness in a seed under the names a check would see them by
+# (root.HARNESS_AT/<package>/...: their __file__, __path__ and the file names in their code),
+# reading the files from the host folders in HOST. Exec'd from `-c`, so its own code is
+# "<string>"; root.host_path asks `host_of` for the host folder behind such a name.
+_SEED_FINDER = r"""
+import os, sys, importlib.machinery as mc, importlib.util as iu
+AT, HOST, EXT = %(at)r, %(host)r, tuple(mc.EXTENSION_SUFFIXES)
+def host_of(path):
+    top, _, rest = path[len(AT) + 1:].partition("/")
+    return os.path.join(HOST[top], rest) if rest else HOST[top]
+def mapped(path):
+    return host_of(path) if path.startswith(AT + "/") and path[len(AT) + 1:].partition("/")[0] in HOST else path
+class Source(mc.SourceFileLoader):
+    def get_data(self, path):
+        return mc.SourceFileLoader.get_data(self, mapped(path))
+    def path_stats(self, path):
+        return mc.SourceFileLoader.path_stats(self, mapped(path))
+class Extension(mc.ExtensionFileLoader):
+    def create_module(self, spec):
+        spec.origin = mapped(self.path)
+        try:
+            module = mc.ExtensionFileLoader.create_module(self, spec)
+        finally:
+            spec.origin = self.path
+        module.__file__ = self.path
+        return module
+class Finder:
+    host_of = staticmethod(host_of)
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        top, parts = name.partition(".")[0], name.split(".")[1:]
+        if top not in HOST:
+            return None
+        at, host = os.path.join(AT, top, *parts), os.path.join(HOST[top], *parts)
+        if os.path.isfile(os.path.join(host, "__init__.py")):
+            f = os.path.join(at, "__init__.py")
+            return iu.spec_from_file_location(name, f, loader=Source(name, f), submodule_search_locations=[at])
+        if os.path.isfile(host + ".py"):
+            return iu.spec_from_file_location(name, at + ".py", loader=Source(name, at + ".py"))
+        for suffix in EXT:
+            if os.path.isfile(host + suffix):
+                return iu.spec_from_file_location(name, at + suffix, loader=Extension(name, at + suffix))
+        return None
+sys.meta_path.insert(0, Finder)
+"""
+
+
+def boot_code(call: str, inside: bool = False) -> str:
+    """`python -s -c` code that imports rlvr_grade and the harness (rlvr_harness), then runs
+    `call`. Neither is found through sys.path or PYTHONPATH: an environment's interpreter sees
+    its own site-packages and these two packages, never the folder the grader is installed in
+    (its other packages are the grader's). A seed (`inside` False) finds them through
+    _SEED_FINDER, under the names a check sees (root.HARNESS_AT); a runner started inside the
+    check's root (gVisor, `inside`) loads them from there by location. The path keeps `-c`'s ""
+    (the working directory: "/" for a seed, the workdir in a check, where a `spawn` child of the
+    candidate finds its `solution` module again)."""
+    from rlvr_grade.sandbox.root import HARNESS_AT
+
+    if inside:
+        load = "".join(
+            f"s = u.spec_from_file_location({name!r}, {HARNESS_AT + '/' + name + '/__init__.py'!r}, "
+            f"submodule_search_locations=[{HARNESS_AT + '/' + name!r}]); "
+            f"m = u.module_from_spec(s); sys.modules[{name!r}] = m; s.loader.exec_module(m); "
+            for name in ("rlvr_grade", "rlvr_harness")
+        )
+        return "import sys, importlib.util as u; " + load + call
+    finder = _SEED_FINDER % {"at": HARNESS_AT, "host": {"rlvr_grade": PACKAGE_DIR, "rlvr_harness": HARNESS_DIR}}
+    return finder + call
 
 
 class PreloadRefused(SandboxError):
@@ -106,14 +161,15 @@ def world_root(world: World, language: str = "python", check_path: str = CHECK_P
     if found is None:
         code = boot_code(
             "import json; from rlvr_grade.sandbox import root; r = root.root_for(%r, %r); "
-            "print(json.dumps([r.dirs, r.files, r.hidden]))" % (language, check_path)
+            "print(json.dumps([r.dirs, r.files, r.hidden, r.moved]))" % (language, check_path)
         )
         out = subprocess.run([world.python, "-s", "-c", code], capture_output=True, text=True, env=_zygote_env(),
                              cwd="/", timeout=120, stdin=subprocess.DEVNULL)
         if out.returncode != 0:
             raise SandboxError(f"environment {world.label}: its interpreter could not list its root: {out.stderr.strip()[-300:]}")
-        dirs, files, hidden = json.loads(out.stdout.strip().splitlines()[-1])
-        found = _ROOTS[key] = root.Root(dirs=tuple(dirs), files=tuple(files), hidden=tuple(hidden))
+        dirs, files, hidden, moved = json.loads(out.stdout.strip().splitlines()[-1])
+        found = _ROOTS[key] = root.Root(dirs=tuple(dirs), files=tuple(files), hidden=tuple(hidden),
+                                        moved=tuple(map(tuple, moved)))
     return found
 
 

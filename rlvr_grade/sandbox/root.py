@@ -11,8 +11,8 @@ keeps there.
 Where the list comes from (nothing guessed):
 - `python_root()`: the interpreter, its prefix's stdlib (the base prefix's own site-packages
   masked unless on sys.path), every sys.path entry that is a site directory, the top-level
-  packages imported from any other sys.path entry (the grader's checkout shows only
-  rlvr_grade), the tz database the stdlib names (sysconfig TZPATH), the locale of the checks'
+  packages imported from any other sys.path entry (of the grader's checkout, only the
+  harness, rlvr_harness: never rlvr_grade), the tz database the stdlib names (sysconfig TZPATH), the locale of the checks'
   LANG, and the ELF closure of the interpreter and every extension module.
 - `toolchain_root(language)`: what the compiler driver itself reports (gcc -print-prog-name,
   -print-file-name, its include search list; the JDK's home from the java binary), plus the
@@ -54,17 +54,27 @@ GENERATED = ("/etc/passwd", "/etc/group")
 DLOPENED = ("libgcc_s.so.1",)
 FARM_ENV = "RLVR_GRADE_ROOTS"
 CHECK_LANG = "C.UTF-8"  # the LANG checks run with (sandbox/local.py): its locale files, if any
+# Where a check sees the harness package (HARNESS_AT/rlvr_harness) and where the grader's code
+# that runs around it names its files (HARNESS_AT/rlvr_grade: in no local check's root; the
+# runner inside gVisor is there): one fixed place, never the checkout's or site-packages'.
+HARNESS_AT = "/harness"
+# Where a runner started inside the root (gVisor) sees its environment's venv: its interpreter
+# is /env/bin/python there, whichever cache folder holds the environment.
+ENV_AT = "/env"
 
 
 @dataclass(frozen=True)
 class Root:
     """Host paths a check sees, read-only, at the same place. `dirs` are shown whole, `files`
     one by one (each symlink on a path's way kept), `hidden` are directories inside `dirs`
-    shown empty (the base interpreter's own site-packages inside its stdlib)."""
+    shown empty (the base interpreter's own site-packages inside its stdlib). `moved`: (host
+    directory, where the check sees it) for what would otherwise show where the grader keeps
+    it (the harness, from the checkout: at HARNESS_AT whatever folder holds it)."""
 
     dirs: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+    moved: tuple[tuple[str, str], ...] = ()
 
     def union(self, *others: Root) -> Root:
         roots = (self, *others)
@@ -72,6 +82,7 @@ class Root:
             dirs=tuple(sorted({d for r in roots for d in r.dirs})),
             files=tuple(sorted({f for r in roots for f in r.files})),
             hidden=tuple(sorted({h for r in roots for h in r.hidden})),
+            moved=tuple(sorted({tuple(m) for r in roots for m in r.moved})),
         )
 
     def masking(self, paths: Iterable[str]) -> Root:
@@ -84,7 +95,7 @@ class Root:
     @property
     def key(self) -> str:
         """Identifies the list (not the content of the files: see Layout.key)."""
-        return hashlib.sha256(json.dumps([self.dirs, self.files, self.hidden]).encode()).hexdigest()[:16]
+        return hashlib.sha256(json.dumps([self.dirs, self.files, self.hidden, self.moved]).encode()).hexdigest()[:16]
 
     def layout(self) -> Layout:
         return make_layout(self)
@@ -217,7 +228,7 @@ def make_layout(root: Root) -> Layout:
     links = {p: t for p, t in res.links.items() if outside(p)}
     dirs -= set(links) | set(mounts)
     hidden = tuple(sorted(h for h in root.hidden if any(inside(h, m) and h != m for m in mounts) and os.path.isdir(h)))
-    return Layout(
+    layout = Layout(
         dirs=tuple(sorted(dirs)),
         links=tuple(sorted(links.items())),
         files=tuple(sorted(files.items())),
@@ -225,6 +236,37 @@ def make_layout(root: Root) -> Layout:
         hidden=hidden,
         missing=tuple(sorted(missing)),
     )
+    return _move(layout, root.moved) if root.moved else layout
+
+
+def _move(layout: Layout, moved: tuple[tuple[str, str], ...]) -> Layout:
+    """`layout` with every path inside a moved host directory shown at its new place (the host
+    file or directory it comes from unchanged), and the folders that only led to the old place
+    gone: the check's listing of / names nothing of where the grader keeps them."""
+    pairs = sorted(((os.path.realpath(h), at) for h, at in moved), key=lambda p: -len(p[0]))
+
+    def to(p: str) -> str:
+        for host, at in pairs:
+            if inside(p, host):
+                return at + p[len(host):]
+        return p
+
+    def led_only_to_moved(d: str) -> bool:
+        return any(inside(host, d) for host, _ in pairs)
+
+    mounts = {to(p): src for p, src in layout.mounts}
+    files = {to(p): src for p, src in layout.files}
+    links = {to(p): (to(t) if t.startswith("/") else t) for p, t in layout.links}
+    hidden = {to(h) for h in layout.hidden}
+    dirs = {to(d) for d in layout.dirs if not led_only_to_moved(d) or any(inside(d, h) for h, _ in pairs)}
+    for p in [*files, *mounts, *links, *MOUNT_POINTS, *GENERATED]:
+        parent = os.path.dirname(p)
+        while parent != "/":
+            dirs.add(parent)
+            parent = os.path.dirname(parent)
+    dirs -= set(links) | set(mounts)
+    return Layout(dirs=tuple(sorted(dirs)), links=tuple(sorted(links.items())), files=tuple(sorted(files.items())),
+                  mounts=tuple(sorted(mounts.items())), hidden=tuple(sorted(hidden)), missing=layout.missing)
 
 
 # -- ELF: what a binary loads -------------------------------------------------------------------
@@ -454,7 +496,6 @@ def python_root(executable: str | None = None) -> Root:
     import sysconfig
 
     import rlvr_harness
-    from rlvr_grade.sandbox import PACKAGE_DIR
 
     executable = executable or sys.executable
     files: set[str] = {executable, os.path.realpath(executable), *_base_files()}
@@ -488,8 +529,13 @@ def python_root(executable: str | None = None) -> Root:
         own = os.path.join(stdlib, name)
         if os.path.isdir(own) and own not in site_dirs:
             hidden.add(own)
-    dirs.add(os.path.realpath(PACKAGE_DIR))
-    dirs.add(os.path.dirname(os.path.realpath(rlvr_harness.__file__)))
+    # The harness runs in the check, shown at HARNESS_AT wherever the checkout or site-packages
+    # holding it is; the grader's own package (rlvr_grade), which only sets the check up, is not
+    # in its root (a check cannot import it: zygote.forget_grader), even where this interpreter
+    # is the grader's own with rlvr_grade installed in editable mode.
+    harness = host_path(os.path.dirname(rlvr_harness.__file__))
+    dirs.add(harness)
+    dirs.discard(host_path(os.path.dirname(os.path.dirname(__file__))))  # rlvr_grade/ (this is sandbox/root.py)
     tzpath = sysconfig.get_config_var("TZPATH") or ""
     dirs.update(d for d in tzpath.split(os.pathsep) if d and os.path.isdir(d))
     elves = [executable, os.path.realpath(executable)]
@@ -498,7 +544,20 @@ def python_root(executable: str | None = None) -> Root:
         elves += _elf_files_under(d)
     libs, _ = elf_closure(elves)
     files.update(libs)
-    return Root(dirs=tuple(sorted(dirs)), files=tuple(sorted(files)), hidden=tuple(sorted(hidden)))
+    return Root(dirs=tuple(sorted(dirs)), files=tuple(sorted(files)), hidden=tuple(sorted(hidden)),
+                moved=((harness, os.path.join(HARNESS_AT, "rlvr_harness")),))
+
+
+def host_path(path: str) -> str:
+    """The host folder or file behind `path`: itself, unless it is one of the in-check names a
+    seed gives the grader's code (HARNESS_AT/rlvr_grade/..., HARNESS_AT/rlvr_harness/...,
+    local.boot_code), which its import finder reads from the host (`host_of`)."""
+    if inside(path, HARNESS_AT):
+        for finder in sys.meta_path:
+            host_of = getattr(finder, "host_of", None)
+            if host_of is not None:
+                return os.path.realpath(host_of(path))
+    return os.path.realpath(path)
 
 
 def _installed_elsewhere(site_dir: str) -> set[str]:

@@ -469,6 +469,7 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
     the harness and flush what the candidate printed. Asked to (the grader holds no prepared
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
+    forget_grader()
     if payload.get("send_prepared") and payload.get("style") == "asserts":
         from rlvr_harness import prepared, runner
 
@@ -484,6 +485,19 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
         sys.stderr.flush()
     except BaseException:
         pass
+
+
+def forget_grader() -> None:  # pragma: no cover - runs in the check's child
+    """Take the grader's own package out of sys.modules: the worker and its set-up code run
+    from it, but a check may not import it (issue 18). Its folder is not in the check's root and
+    not on sys.path, so `import rlvr_grade` is a ModuleNotFoundError; the harness's snapshot of
+    sys.modules leaves it out (rlvr_harness.runner.snapshot_common), so no restore puts it back.
+    What runs on in this process holds its modules through its own globals."""
+    mods = sys.modules
+    for name in [n for n in mods if n == "rlvr_grade" or n.startswith("rlvr_grade.")]:
+        del mods[name]
+    # The seed's finder of the two packages (local.boot_code) names their host folders.
+    sys.meta_path[:] = [f for f in sys.meta_path if not hasattr(f, "host_of")]
 
 
 def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, chan: int,
@@ -697,8 +711,10 @@ def preload_harness() -> None:
     import pkgutil
 
     import rlvr_harness as harness
+    from rlvr_grade.sandbox.root import host_path
 
-    for mod in pkgutil.iter_modules(harness.__path__):
+    # A seed names the harness's folder as a check sees it (root.HARNESS_AT): listed on the host.
+    for mod in pkgutil.iter_modules([host_path(p) for p in harness.__path__]):
         try:
             importlib.import_module(f"rlvr_harness.{mod.name}")
         except ImportError:  # e.g. no pytest in this interpreter: that style cannot run anyway
@@ -812,6 +828,32 @@ def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None
     return done, None
 
 
+SHOWN_COMMAND = b"python3"
+
+
+def scrub_command_line() -> None:
+    """Overwrite this process's command line (the kernel's copy, which /proc/<pid>/cmdline of
+    every worker and check forked from it shows) with SHOWN_COMMAND: the seed was started as
+    the environment's interpreter with local.boot_code, which names the folders of the
+    grader's checkout or site-packages. sys.orig_argv goes the same way. The area keeps its
+    length (the rest is NULs); a process may write its own memory through /proc/self/mem."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            stat = fh.read()
+        fields = stat[stat.rindex(b")") + 2:].split()
+        start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end: fields 48, 49 of proc(5)
+        if start and end - start > len(SHOWN_COMMAND):
+            fd = os.open("/proc/self/mem", os.O_RDWR | os.O_CLOEXEC)
+            try:
+                os.pwrite(fd, SHOWN_COMMAND + b"\0" * (end - start - len(SHOWN_COMMAND)), start)
+            finally:
+                os.close(fd)
+    except (OSError, ValueError, IndexError):
+        pass  # the command line stays as started; nothing else depends on it
+    sys.orig_argv[:] = [SHOWN_COMMAND.decode()]
+    sys.argv[:] = ["-c"]
+
+
 def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), label: str = "default") -> None:
     """A backend's seed for one kind of worker (`warm`: "lean" or "pytest"): one interpreter
     that starts and warms up once, then forks every slot's worker of that kind on request, so
@@ -824,6 +866,7 @@ def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), la
     slot's state: uid, cgroup and namespaces are each worker's, made after the fork (main)."""
     import socket
 
+    scrub_command_line()
     devnull = os.open("/dev/null", os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sa
 
 def zygotes() -> set[int]:
     """Pids of this process's sandbox workers, read from /proc (not from the backend's internals):
-    started by us, or forked by a seed we started (the seed itself is not a worker)."""
+    started by us, or forked by a seed we started (the seed itself is not a worker). Known by
+    their process names (a seed's command line is scrubbed: zygote.scrub_command_line)."""
     me = os.getpid()
     procs = {}
     for entry in os.listdir("/proc"):
@@ -26,12 +27,12 @@ def zygotes() -> set[int]:
         try:
             with open(f"/proc/{entry}/stat") as fh:
                 ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                cmd = fh.read()
+            with open(f"/proc/{entry}/comm") as fh:
+                comm = fh.read().strip()
         except (OSError, IndexError, ValueError):
             continue
-        if b"rlvr_grade.sandbox.zygote" in cmd:
-            procs[int(entry)] = (ppid, b"seed_main" in cmd)
+        if comm.startswith(("rlvr-seed", "rlvr-slot")):
+            procs[int(entry)] = (ppid, comm.startswith("rlvr-seed"))
     seeds = {pid for pid, (ppid, seed) in procs.items() if seed and ppid == me}
     return {pid for pid, (ppid, _) in procs.items() if pid not in seeds and (ppid == me or ppid in seeds)}
 

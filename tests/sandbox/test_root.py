@@ -114,7 +114,10 @@ def test_the_python_root_lists_the_interpreter_not_the_checkout_nor_the_base_sit
     lay = r.layout()
     shown = {p for p, _ in lay.mounts}
     checkout = os.path.dirname(os.path.dirname(os.path.abspath(rlvr_grade.__file__)))
-    assert os.path.dirname(os.path.abspath(rlvr_grade.__file__)) in shown
+    import rlvr_harness
+
+    assert ("/harness/rlvr_harness", os.path.realpath(os.path.dirname(rlvr_harness.__file__))) in lay.mounts  # at its fixed place
+    assert os.path.dirname(os.path.abspath(rlvr_grade.__file__)) not in shown  # the grader's package does not
     assert checkout not in shown and not any(p.startswith(checkout + "/tests") for p in shown)
     assert os.path.realpath(os.path.dirname(os.__file__)) in shown  # the stdlib
     base_site = os.path.join(os.path.realpath(os.path.dirname(os.__file__)), "site-packages")

@@ -1,0 +1,51 @@
+# Looks for the grader's own folders ($PATHS: its checkout or site-packages holding rlvr_grade
+# and rlvr_harness, the run's working directory, and under gVisor the environment's cache
+# folder) everywhere a check can read them without leaving its root: the mount table, its
+# command line and environment, sys.path and the interpreter's prefix and executable, every
+# module's file, the file names in the code on its stack and in every function alive, a
+# traceback through the harness, and the root's listing. Any of them found is a leak.
+import gc
+import os
+import sys
+import traceback
+
+PATHS = [p.rstrip("/") + "/" for p in $PATHS]
+seen = []
+
+
+def look(where, text):
+    for p in PATHS:
+        if p in str(text) + "/":
+            seen.append(f"{where}: {p}")
+
+
+for path in ("/proc/self/mountinfo", "/proc/self/mounts", "/proc/self/cmdline", "/proc/self/environ"):
+    try:
+        with open(path, "rb") as fh:
+            look(path, fh.read().decode("utf-8", "replace").replace("\0", " "))
+    except OSError:
+        pass
+look("sys.path", sys.path)
+for name in ("prefix", "exec_prefix", "base_prefix", "executable", "_base_executable", "orig_argv", "argv"):
+    look(f"sys.{name}", getattr(sys, name, ""))
+for name, mod in list(sys.modules.items()):
+    look(f"{name}.__file__", getattr(mod, "__file__", None))
+    look(f"{name}.__path__", list(getattr(mod, "__path__", None) or ()))
+f = sys._getframe()
+while f is not None:
+    look("frame", f.f_code.co_filename)
+    f = f.f_back
+for obj in gc.get_objects():
+    if type(obj).__name__ == "function":
+        look("function " + getattr(obj, "__qualname__", "?"), obj.__code__.co_filename)
+look("listing of /", [os.path.join("/", n) for n in os.listdir("/")])
+seen = sorted(set(seen))[:20]
+print("seen", seen)
+
+
+def escaped():
+    try:
+        raise ValueError("where am I")
+    except ValueError:
+        look("traceback", traceback.format_stack())
+    return bool(seen)
