@@ -599,7 +599,7 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
         head, _, rest = chain.partition(".")
         if head in aliases:
             found.add(f"{aliases[head]}.{rest}")
-    for name, module in aliases.items():
+    for module in aliases.values():
         if "." in module and module.split(".")[0] in found:
             found.add(module)
     return sorted(loops), used, sorted(m for m in found if m.split(".")[0] != "solution")
@@ -650,7 +650,6 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     restore()
     tns = make_tns(ns, frozenset(used), builtin_names)
     no_lines: frozenset[int] = frozenset()
-    module_type = type(sys)
     for sid, step_code, is_check, soft, sets in linked:
         lines = soft[0] if soft else None
         restore()
@@ -1174,7 +1173,7 @@ def _plain_deep_asserts(tree: ast.AST) -> None:
     stack = [tree]
     while stack:
         node = stack.pop()
-        for field, value in ast.iter_fields(node):
+        for _field, value in ast.iter_fields(node):
             if isinstance(value, list):
                 for i, child in enumerate(value):
                     if isinstance(child, ast.Assert) and _explained_depth(child.test) > _EXPLAINED_DEPTH:

@@ -5,11 +5,12 @@
 # module's file, the file names in the code on its stack and in every function alive, a
 # traceback through the harness, and the root's listing. Any of them found is a leak.
 import gc
+import json
 import os
 import sys
 import traceback
 
-PATHS = [p.rstrip("/") + "/" for p in $PATHS]
+PATHS = [p.rstrip("/") + "/" for p in json.loads('$PATHS')]
 seen = []
 
 

@@ -6,9 +6,9 @@ import socket
 import time
 
 libc = ctypes.CDLL(None, use_errno=True)
-KEY = 0x5EC0 + $SLOT_KEY
+KEY = 0x5EC0 + int("$SLOT_KEY")
 seen = []
-deadline = time.monotonic() + $LOOK_S
+deadline = time.monotonic() + float("$LOOK_S")
 while not seen and time.monotonic() < deadline:
     for name, call in (("shm", lambda: libc.shmget(KEY, 0, 0)), ("sem", lambda: libc.semget(KEY, 0, 0)),
                        ("msg", lambda: libc.msgget(KEY, 0))):

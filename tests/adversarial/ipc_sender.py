@@ -8,7 +8,7 @@ import socket
 import time
 
 libc = ctypes.CDLL(None, use_errno=True)
-KEY = 0x5EC0 + $SLOT_KEY
+KEY = 0x5EC0 + int("$SLOT_KEY")
 made = []
 if libc.shmget(KEY, 4096, 0o1666) >= 0:
     made.append("shm")
@@ -36,7 +36,7 @@ try:
 except OSError:
     pass
 print("made", made, flush=True)
-time.sleep($HOLD_S)
+time.sleep(float("$HOLD_S"))
 
 
 def escaped():

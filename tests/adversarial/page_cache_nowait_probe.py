@@ -3,10 +3,11 @@
 # host's page cache (an overlay reads through to the same file), so whether another check just
 # imported a rarely used module, or read a file it was told to, is one bit a call.
 import glob
+import json
 import os
 
 answers = {}
-for path in [*$PATHS, os.__file__, *sorted(glob.glob(os.path.join(os.path.dirname(os.__file__), "*.py")))[:40]]:
+for path in [*json.loads('$PATHS'), os.__file__, *sorted(glob.glob(os.path.join(os.path.dirname(os.__file__), "*.py")))[:40]]:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT)

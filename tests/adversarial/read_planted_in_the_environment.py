@@ -4,6 +4,7 @@
 # $PATHS, by name) or ($LOOK_FOR "dataset") a HumanEval-style dataset: a JSON Lines file,
 # gzipped or not, with canonical solutions, as evaluation packages ship inside site-packages.
 import gzip
+import json
 import os
 import sys
 
@@ -35,7 +36,7 @@ for top in sorted(places):
             dirnames[:] = []
         for f in filenames:
             inspect(os.path.join(dirpath, f))
-for p in [] if DATASET else $PATHS:
+for p in [] if DATASET else json.loads('$PATHS'):
     try:
         with open(p) as fh:
             fh.read()
