@@ -792,6 +792,35 @@ def native_memory_warning() -> str:
     return f"{', '.join(held)} loaded in the process checks are forked from ({why}): raw memory is reachable from checks"
 
 
+def _imports_without(blocked: list[str], modules: tuple[str, ...] | list[str]) -> bool:
+    """Whether every one of `modules` imports with `blocked` unavailable: tried in a forked
+    child, so nothing of the trial stays in this process."""
+    import importlib
+
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's exit status is the answer
+        code = 0
+        try:
+            for n in blocked:
+                sys.modules[n] = None  # type: ignore[assignment]
+            for name in modules:
+                try:
+                    importlib.import_module(name)
+                except ImportError as exc:
+                    seen: BaseException | None = exc
+                    while seen is not None and code == 0:  # one of the blocked, anywhere in the chain
+                        code = int(isinstance(seen, ImportError) and str(seen.name).split(".")[0] in blocked)
+                        seen = seen.__cause__ or seen.__context__
+                    if code:
+                        break
+                except BaseException:  # noqa: BLE001 - not a question of native modules
+                    continue
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
 def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
     """Import `modules` (an environment's), in order, so every check forked after finds them
     imported. Returns (the ones imported, the refusal): a module after whose import this
@@ -805,8 +834,14 @@ def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None
     done: list[str] = []
     # Raw-memory modules are blocked while the environment imports (numpy's `try: import
     # ctypes` goes on without): every check is forked from this process, and a loaded _ctypes
-    # is reachable from any check's code through object.__subclasses__() (red team A2).
+    # is reachable from any check's code through object.__subclasses__() (red team A2). Where
+    # a module cannot import without them (pandas, and scipy under gensim: in a check they are
+    # refused to everyone, so such a library works only preloaded), a trial in a child says so
+    # and the environment imports unblocked; native_memory_warning then says raw memory is
+    # reachable from its checks.
     blocked = [n for n in NATIVE_MEMORY_MODULES if n not in sys.modules]
+    if blocked and modules and not _imports_without(blocked, modules):
+        blocked = []
     for n in blocked:
         sys.modules[n] = None  # type: ignore[assignment]  # import raises ImportError
     try:

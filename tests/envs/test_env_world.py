@@ -214,3 +214,18 @@ def test_doctor_probes_a_check_in_an_environment_and_lists_its_root(wheelhouse):
     assert report.isolation["environment"].startswith("two (")
     assert any(line.startswith(os.path.realpath(two.site_packages)) for line in report.root), report.root
     assert not any("/.venv/" in line and "site-packages" in line for line in report.root)  # not the grader's
+
+
+def test_a_preloaded_library_that_needs_ctypes_imports_and_one_that_can_do_without_does_not_load_it(tmp_path):
+    """Raw-memory modules are blocked while an environment preloads (red team A2), but a library
+    that cannot import without ctypes (pandas, scipy under gensim) must still be preloaded: in a
+    check ctypes is refused to everyone, so preloaded is the only way it works. A library with a
+    `try: import ctypes` (numpy) keeps the seed free of it."""
+    (tmp_path / "needs_native.py").write_text("import ctypes\nVALUE = ctypes.sizeof(ctypes.c_int)\n")
+    (tmp_path / "optional_native.py").write_text("try:\n    import ctypes\nexcept ImportError:\n    ctypes = None\n")
+    probe = ("import sys; sys.path.insert(0, {path!r}); from rlvr_grade.sandbox.zygote import preload; "
+             "done, refusal = preload([{name!r}]); print(done, refusal, 'ctypes' in sys.modules and sys.modules['ctypes'] is not None)")
+    for name, loaded in (("optional_native", False), ("needs_native", True)):
+        out = subprocess.run([sys.executable, "-c", probe.format(path=str(tmp_path), name=name)],
+                             capture_output=True, text=True, timeout=120)
+        assert out.stdout.split() == [f"['{name}']", "None", str(loaded)], out.stdout + out.stderr

@@ -1242,9 +1242,11 @@ def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox)
     sandbox.assert_clean_and_alive()
 
 
-GVISOR_MORE = {**{k: v[0] for k, v in CONTAINED.items()}, "hugetlb_pool": ("fail",),
-               "signals_and_priorities_by_group": ("fail",), "stopped_until_the_wall": ("timeout", "runtime_error"),
-               "pipe_buffers_past_the_memory_cap": ("fail", "memory_limit", "timeout")}
+GVISOR_MORE = {**{k: v[0] for k, v in CONTAINED.items() if k != "pipe_buffers_past_the_memory_cap"}, "hugetlb_pool": ("fail",),
+               "signals_and_priorities_by_group": ("fail",), "stopped_until_the_wall": ("timeout", "runtime_error")}
+# pipe_buffers_past_the_memory_cap is not here: on a loaded machine it met the wall under gVisor,
+# on an idle one (CI) it queued 399 MiB under a 256 MiB cap and passed, the same open hole as
+# socket buffers (test_gvisor_limits_cover_the_whole_check, below).
 
 
 @pytest.mark.parametrize("name", sorted(GVISOR_MORE))
@@ -1289,7 +1291,8 @@ GVISOR_TREE_OPEN = pytest.mark.xfail(reason="gVisor checks: limits are per proce
 
 
 @GVISOR_TREE_OPEN
-@pytest.mark.parametrize("name,limit", [("socket_buffers_past_the_memory_cap", "memory"), ("cpu_spin_subprocesses", "cpu")])
+@pytest.mark.parametrize("name,limit", [("socket_buffers_past_the_memory_cap", "memory"),
+                                        ("pipe_buffers_past_the_memory_cap", "memory"), ("cpu_spin_subprocesses", "cpu")])
 def test_gvisor_limits_cover_the_whole_check(gvisor, name, limit):
     check = make_check(program(name), TESTS, Limits(cpu_s=0.5 if limit == "cpu" else 20.0, wall_s=20.0, memory_mb=128,
                                                   processes=32))
