@@ -65,7 +65,8 @@ def wheelhouse(tmp_path_factory) -> Path:
     the test interpreter's pytest closure, and tiny packages: tinyint 1.0 and 2.0 (module
     `tinyint`, VALUE = its major version), needs-tinyint 1.0 (requires tinyint>=2),
     my-widgets 1.0 (import name `widgets`, no top_level.txt), importprobe 1.0 (records the
-    pid and OMP_NUM_THREADS it was imported with) and spinner 1.0 (starts a thread at import)."""
+    pid and OMP_NUM_THREADS it was imported with), spinner 1.0 (starts a thread at import) and
+    needs-native 1.0 (imports ctypes at import, as pandas does)."""
     from tests.helpers.wheels import make_wheel, pytest_wheelhouse
 
     folder = tmp_path_factory.mktemp("wheelhouse")
@@ -81,6 +82,8 @@ def wheelhouse(tmp_path_factory) -> Path:
         "THREADS = threading.active_count()\nVALUE = 'pristine'\n")})
     make_wheel(str(folder), "spinner", "1.0", {"spinner.py": (
         "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n")})
+    # A library that cannot import without ctypes (as pandas): whatever --preload says.
+    make_wheel(str(folder), "needs-native", "1.0", {"needs_native.py": "import ctypes\nVALUE = ctypes.sizeof(ctypes.c_int)\n"})
     return folder
 
 

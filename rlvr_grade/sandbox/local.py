@@ -116,12 +116,14 @@ class PreloadRefused(SandboxError):
 @dataclass(frozen=True)
 class World:
     """What a seed runs in: an environment's interpreter (`env_id` "" is the default
-    environment) and the modules it imports before forking (`preload`)."""
+    environment), the modules it imports before forking (`preload`) and the environment's own
+    libraries, asked what raw-memory modules they need whatever `preload` is (`needs`)."""
 
     env_id: str
     python: str
     preload: tuple[str, ...]
     label: str
+    needs: tuple[str, ...] = ()
 
 
 # Imported by the pytest-warm seed anyway (warm_up), never by the lean one (a lean worker with
@@ -139,9 +141,10 @@ def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None,
     env = (known or {}).get(env_id)
     if env is None:
         env = envs.default_environment(build=True, progress=progress) if not env_id else envs.load(env_id)
-    chosen = tuple(n for n in env.preload if n not in _PYTEST_NAMES) if preload is None else tuple(preload)
+    own = tuple(n for n in env.preload if n not in _PYTEST_NAMES)
+    chosen = own if preload is None else tuple(preload)
     label = "default" if env.default else (env.names[0] if env.names else env.short_id)
-    return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label)
+    return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label, needs=own)
 
 
 _ROOTS: dict[tuple[str, str, str], Any] = {}
@@ -268,8 +271,8 @@ class _Seed:
 
         self.close()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        code = boot_code("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r)"
-                         % (theirs.fileno(), self.warm, self.world.preload, self.world.label))
+        code = boot_code("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r, %r)"
+                         % (theirs.fileno(), self.warm, self.world.preload, self.world.label, self.world.needs))
 
         def popen() -> subprocess.Popen:
             return subprocess.Popen(

@@ -792,9 +792,9 @@ def native_memory_warning() -> str:
     return f"{', '.join(held)} loaded in the process checks are forked from ({why}): raw memory is reachable from checks"
 
 
-def _imports_without(blocked: list[str], modules: tuple[str, ...] | list[str]) -> bool:
-    """Whether every one of `modules` imports with `blocked` unavailable: tried in a forked
-    child, so nothing of the trial stays in this process."""
+def _native_needed(blocked: list[str], modules: tuple[str, ...] | list[str]) -> str | None:
+    """The first of `blocked` that importing `modules` (in order) cannot do without, or None:
+    tried in a forked child with `blocked` unavailable, so nothing of the trial stays here."""
     import importlib
 
     pid = os.fork()
@@ -809,7 +809,8 @@ def _imports_without(blocked: list[str], modules: tuple[str, ...] | list[str]) -
                 except ImportError as exc:
                     seen: BaseException | None = exc
                     while seen is not None and code == 0:  # one of the blocked, anywhere in the chain
-                        code = int(isinstance(seen, ImportError) and str(seen.name).split(".")[0] in blocked)
+                        hit = str(seen.name).split(".")[0] if isinstance(seen, ImportError) else ""
+                        code = blocked.index(hit) + 1 if hit in blocked else 0
                         seen = seen.__cause__ or seen.__context__
                     if code:
                         break
@@ -818,15 +819,32 @@ def _imports_without(blocked: list[str], modules: tuple[str, ...] | list[str]) -
         finally:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
+    code = os.waitstatus_to_exitcode(status)
+    return blocked[code - 1] if 0 < code <= len(blocked) else None
 
 
-def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None]:
+def native_needs(blocked: list[str], modules: tuple[str, ...] | list[str]) -> list[str]:
+    """Which of the raw-memory modules `blocked` the libraries `modules` cannot import without
+    (pandas: ctypes; scipy's _ccallback: ctypes), one trial per module found."""
+    needed: list[str] = []
+    rest = list(blocked)
+    while rest and modules:
+        hit = _native_needed(rest, modules)
+        if hit is None:
+            break
+        needed.append(hit)
+        rest.remove(hit)
+    return needed
+
+
+def preload(modules: tuple[str, ...] | list[str], needs: tuple[str, ...] | list[str] = ()) -> tuple[list[str], str | None]:
     """Import `modules` (an environment's), in order, so every check forked after finds them
-    imported. Returns (the ones imported, the refusal): a module after whose import this
-    process has more than one thread makes the seed refuse to fork (a forked child keeps only
-    the forking thread, and locks the others held stay locked in it), named in the refusal. A
-    module that fails to import is skipped: a check importing it fails the same way itself."""
+    imported. `needs`: the environment's own libraries (its default preload list), asked what
+    raw-memory modules they need whatever `modules` is (--preload none included). Returns (the
+    ones imported, the refusal): a module after whose import this process has more than one
+    thread makes the seed refuse to fork (a forked child keeps only the forking thread, and
+    locks the others held stay locked in it), named in the refusal. A module that fails to
+    import is skipped: a check importing it fails the same way itself."""
     import importlib
 
     from rlvr_harness.guard import NATIVE_MEMORY_MODULES
@@ -834,14 +852,21 @@ def preload(modules: tuple[str, ...] | list[str]) -> tuple[list[str], str | None
     done: list[str] = []
     # Raw-memory modules are blocked while the environment imports (numpy's `try: import
     # ctypes` goes on without): every check is forked from this process, and a loaded _ctypes
-    # is reachable from any check's code through object.__subclasses__() (red team A2). Where
-    # a module cannot import without them (pandas, and scipy under gensim: in a check they are
-    # refused to everyone, so such a library works only preloaded), a trial in a child says so
-    # and the environment imports unblocked; native_memory_warning then says raw memory is
-    # reachable from its checks.
-    blocked = [n for n in NATIVE_MEMORY_MODULES if n not in sys.modules]
-    if blocked and modules and not _imports_without(blocked, modules):
-        blocked = []
+    # is reachable from any check's code through object.__subclasses__() (red team A2). In a
+    # check they are refused to everyone, so a library that cannot import without them
+    # (pandas, scipy under gensim) works only if this process loads them first: a trial in a
+    # child names each one the environment's libraries need, and only those are imported here,
+    # whether or not the libraries themselves are preloaded (what an environment's libraries
+    # need must not depend on --preload). native_memory_warning then says raw memory is
+    # reachable from its checks (docs/fidelity.md, A2).
+    blocked = sorted(n for n in NATIVE_MEMORY_MODULES if n not in sys.modules)
+    trial = list(dict.fromkeys([*modules, *needs]))
+    for n in native_needs(blocked, trial) if blocked else ():
+        try:
+            importlib.import_module(n)
+        except BaseException:  # noqa: BLE001 - then the library fails in the check, as it would
+            continue
+    blocked = [n for n in blocked if n not in sys.modules]
     for n in blocked:
         sys.modules[n] = None  # type: ignore[assignment]  # import raises ImportError
     try:
@@ -889,7 +914,8 @@ def scrub_command_line() -> None:
     sys.argv[:] = ["-c"]
 
 
-def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), label: str = "default") -> None:
+def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), label: str = "default",
+              needs: tuple[str, ...] = ()) -> None:
     """A backend's seed for one kind of worker (`warm`: "lean" or "pytest"): one interpreter
     that starts and warms up once, then forks every slot's worker of that kind on request, so
     a worker costs a fork and its own set-up (~40 ms of CPU) instead of an interpreter start,
@@ -908,7 +934,7 @@ def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), la
     sock = socket.socket(fileno=ctl_fd)
     linux.set_name(f"rlvr-seed-{warm}")  # "rlvr-seed-pytes": comm holds 15 bytes
     warm_up(warm == "pytest")
-    loaded, refusal = preload(modules)
+    loaded, refusal = preload(modules, needs)
     _SEED_FEATURES["environment"] = f"{label} ({sys.executable}, Python {sys.version.split()[0]})"
     _SEED_FEATURES["preloaded"] = ", ".join(loaded) or "nothing"
     native = native_memory_warning()
