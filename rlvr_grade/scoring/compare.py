@@ -4,7 +4,10 @@ the expected value never enters it, and the candidate's output arrives here as p
 
 stdio modes
     exact            byte-for-byte equal text (after decoding)
-    tokens           equal whitespace-separated tokens (the judges' default, and ours)
+    tokens           equal whitespace-separated tokens (the judges' default, and ours);
+                     whitespace is ASCII's (space, \t, \n, \v, \f, \r) as judges read bytes:
+                     a no-break space or U+2003 is part of a token, as in Kattis, DOMjudge
+                     and testlib (Python's str.split() would split there)
     float            tokens; where both tokens are numbers they may differ by the tolerance
                      (|a-b| <= abs_tol or |a-b| <= rel_tol*|b|, defaults 1e-6 each); a NaN
                      token never equals anything, not even "nan"; a token that is not a
@@ -37,8 +40,25 @@ DEFAULT_REL_TOL = 1e-6
 # A decimal number as judges accept it: optional sign, digits with an optional fraction, or a
 # fraction alone, an optional exponent; plus inf/infinity/nan in any case. A NaN token is
 # never equal to anything (not even "nan"); an infinity only equals the same infinity.
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z|[+-]?(?:inf|infinity|nan)\Z", re.I)
-_INF_WORD = re.compile(r"[+-]?(?:inf|infinity)\Z", re.I)
+# ASCII digits only (re.ASCII): "١٢" is a word to a judge, though Python's float() reads it.
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z|[+-]?(?:inf|infinity|nan)\Z", re.I | re.A)
+_INF_WORD = re.compile(r"[+-]?(?:inf|infinity)\Z", re.I | re.A)
+# What judges call whitespace: the C locale's isspace() over bytes (DOMjudge's and Kattis'
+# default validators, testlib), never Unicode's (str.split() also splits at U+00A0, U+2003,
+# U+0085 and the separators U+001C-U+001F, where a judge sees one token).
+_SPACE = re.compile(r"[ \t\n\v\f\r]+")
+
+
+def tokens(text: str) -> list[str]:
+    """`text`'s tokens as a judge reads them: split at runs of ASCII whitespace."""
+    return [t for t in _SPACE.split(text) if t]
+
+
+def _lines(text: str) -> list[str]:
+    """`text`'s lines as a judge reads them: split at "\n" only (str.splitlines() also splits
+    at U+2028, U+0085, \v, \f and U+001C-U+001E)."""
+    return text.split("\n")
+
 # Numbers past a float's range: exponents of any size, 200 significant digits (rounding never
 # makes a nonzero difference zero; tolerances are far coarser than 1e-200 relative).
 _WIDE = decimal.Context(prec=200, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN, traps=[])
@@ -86,13 +106,13 @@ def outputs_equal(got: str, expected: str, spec: CompareSpec) -> bool:
     if spec.mode == "exact":
         return got == expected
     if spec.mode == "tokens":
-        return got.split() == expected.split()
+        return tokens(got) == tokens(expected)
     if spec.mode == "float":
-        a, b = got.split(), expected.split()
+        a, b = tokens(got), tokens(expected)
         return len(a) == len(b) and all(_float_token_equal(x, y, spec) for x, y in zip(a, b, strict=True))
     if spec.mode == "lines-unordered":
-        la = sorted(tuple(line.split()) for line in got.splitlines() if line.strip())
-        lb = sorted(tuple(line.split()) for line in expected.splitlines() if line.strip())
+        la = sorted(t for t in (tuple(tokens(line)) for line in _lines(got)) if t)
+        lb = sorted(t for t in (tuple(tokens(line)) for line in _lines(expected)) if t)
         return la == lb
     raise ValueError(f"unknown compare mode {spec.mode!r}")
 
