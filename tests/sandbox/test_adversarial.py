@@ -1299,3 +1299,174 @@ def test_gvisor_limits_cover_the_whole_check(gvisor, name, limit):
     ex = gvisor.run(check)
     out = score(check, ex, RewardConfig(), 0.0)
     assert out.reward == 0.0 and ex.limit_hit == limit, (out, ex.limit_hit, ex.stdout[-500:])
+
+
+# -- issue 16's fourth red team: classes the three before did not try -------------------------
+# fixture -> (statuses, the limit it must hit or None, a line its output must hold or None)
+FOURTH = {
+    "channel_forged_credentials": (("fail",), None, "forged []"),
+    "channel_out_of_band": (("fail",), None, None),
+    "peer_pidfd": (("fail",), None, "reached []"),
+    "open_mapped_files": (("fail",), None, "opened [] host tops []"),
+    "path_descriptor_upgrades": (("fail",), None, "changed []"),
+    "signals_on_io": (("fail",), None, "took []"),
+    "exec_outside_the_root": (("fail",), None, "ran []"),
+    "bad_abi_calls": (("fail",), None, "survived []"),
+    "clone_tricks": (("fail",), None, "outside []"),
+    "page_tables_past_the_memory_cap": (("memory_limit",), "memory", None),
+    "epoll_watches_past_the_memory_cap": (("memory_limit",), "memory", None),
+    "shm_past_the_disk_cap": (("fail", "runtime_error"), None, None),
+}
+FOURTH_LIMITS = Limits(cpu_s=20.0, wall_s=40.0, memory_mb=128, processes=32, output_bytes=256 << 10,
+                       file_bytes=4 << 20, disk_mb=16)
+# the memory cap, not the CPU limit or the wall, must end these on both set-up paths
+# (and the walk, the pools' filling, the programs run by path: room on a loaded machine)
+SETUP_LIMITS.update({name: FOURTH_LIMITS for name in ("page_tables_past_the_memory_cap", "epoll_watches_past_the_memory_cap",
+                                                      "read_planted_by_every_route", "per_user_pools_sender",
+                                                      "exec_outside_the_root")})
+
+
+@pytest.mark.parametrize("name", sorted(FOURTH))
+def test_fourth_red_team_attacks_are_contained(sandbox, name):
+    """The result channel (a child claiming the harness's pid in SCM_CREDENTIALS, out-of-band
+    bytes, a pidfd of the worker through SO_PEERPIDFD), files past the root (map_files, O_PATH
+    reopened, links, renames, programs by path, the other system call ABIs, clone flags), signals
+    by I/O, and kernel memory (page tables, epoll watches) or /dev/shm past the caps."""
+    statuses, limit, line = FOURTH[name]
+    ex, _ = _expect(sandbox, name, statuses, FOURTH_LIMITS)
+    assert limit is None or ex.limit_hit == limit, (ex.limit_hit, ex.stdout[-500:])
+    assert line is None or line in ex.stdout, ex.stdout[-1500:]
+    assert "wrote everything" not in ex.stdout
+
+
+@pytest.mark.parametrize("name", ["channel_forged_credentials", "channel_out_of_band", "peer_pidfd"])
+def test_the_result_channel_holds_under_a_user_namespace_too(userns, name):
+    statuses, _, line = FOURTH[name]
+    ex, _ = _expect(userns, name, statuses, FOURTH_LIMITS)
+    assert line is None or line in ex.stdout, ex.stdout[-1500:]
+
+
+# gVisor: the same, but epoll watches (the sentry's memory, not the runner's RLIMIT_AS: the open
+# hole of test_gvisor_limits_cover_the_whole_check) and the local-only ones (/proc/self/map_files
+# is absent there and the memory caps are rlimits: page tables are refused mappings, ENOMEM).
+GVISOR_FOURTH = {**{k: v[0] for k, v in FOURTH.items() if k != "epoll_watches_past_the_memory_cap"},
+                 "page_tables_past_the_memory_cap": ("fail", "memory_limit"), "disk_fill_tmp": ("fail",)}
+
+
+@pytest.mark.parametrize("name", sorted(GVISOR_FOURTH))
+def test_fourth_red_team_attacks_are_contained_under_gvisor_too(gvisor, name):
+    check = make_check(program(name), TESTS, FOURTH_LIMITS)
+    ex = gvisor.run(check)
+    out = score(check, ex, RewardConfig(), 0.0)
+    assert out.status in GVISOR_FOURTH[name] and out.reward == 0.0, (out, ex.stdout[-800:], ex.stderr[-800:])
+    line = FOURTH.get(name, ((), None, None))[2]
+    assert line is None or line in ex.stdout, ex.stdout[-1500:]
+    assert "wrote everything" not in ex.stdout
+    if name == "disk_fill_tmp":
+        assert "No space left on device" in ex.stdout, ex.stdout[-500:]
+
+
+def test_per_user_pools_carry_nothing_between_concurrent_checks(sandbox):
+    """Pipe buffer pages and queued signals are counted per user, not per cgroup: each slot
+    runs its checks as a user of its own, so one check filling them moves nothing in another."""
+    sent, ex, out = _pair(sandbox, "per_user_pools_sender", "per_user_pools_receiver", 3.0, 1.0)
+    assert "held 900 pipes" in sent.stdout, sent.stdout[-500:]
+    assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex.stdout, (out, ex.stdout[-800:])
+
+
+@pytest.fixture(scope="module")
+def userns_pair(host):
+    """Two slots of the user-namespace mode (an unprivileged grader): every check runs as the
+    grader's own uid, so the per-user pools and the host's device nodes are shared."""
+    from rlvr_grade.sandbox import linux
+
+    ok, why = linux.user_namespaces_allowed()
+    if not ok:
+        pytest.skip(f"no user namespaces here: {why}")
+    backend = _backend(host, seccomp=True, mode="userns", concurrency=2)
+    yield Harness(backend)
+    backend.close()
+
+
+# Open (issue 16): in user-namespace mode a check is the grader's own uid (no privilege to give
+# it another), so the kernel's per-user pools (pipe pages past fs.pipe-user-pages-soft, queued
+# signals) are shared by every check and the grader: one check's 2,700 pipes shrank another's
+# new pipe to 8 KiB. /dev's nodes are the host's, bound (mknod needs privilege, and an overlay
+# mounted in a user namespace is nodev), so a flock or record lock on /dev/null crosses checks
+# and reaches the host's own lockers. docs/sandbox.md, "Without root".
+USERNS_SHARED = pytest.mark.xfail(reason="user-namespace mode: the grader's uid and the host's device nodes are "
+                                         "shared (issue 16, open)", strict=False)
+
+
+@USERNS_SHARED
+@pytest.mark.parametrize("pair", ["pools", "locks"])
+def test_concurrent_checks_share_nothing_in_user_namespace_mode(userns_pair, pair):
+    sender, receiver = {"pools": ("per_user_pools_sender", "per_user_pools_receiver"),
+                        "locks": ("lock_sender", "lock_receiver")}[pair]
+    sent, ex, out = _pair(userns_pair, sender, receiver, 3.0, 1.0)
+    assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex.stdout, (out, ex.stdout[-800:])
+
+
+@pytest.mark.parametrize("first", ["unix_gc_cycle", "descriptor_flags"])
+def test_what_a_check_leaves_in_flight_or_on_its_descriptors_reaches_no_later_check(host, setup_path, first):
+    """At --concurrency 1: a bound abstract socket whose only reference is itself, in flight in
+    its own queue (only the kernel's collector frees it), and status flags and socket options
+    set on every descriptor the check was handed. The next check of the slot finds neither."""
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    backend = LocalBackend(concurrency=1, c_setup=setup_path == "c")
+    backend.start()
+    try:
+        mark = uuid.uuid4().hex[:10]
+        ex1 = backend.run(make_check(program(f"{first}_sender", MARK=mark), "assert not escaped()\n",
+                                     Limits(cpu_s=2.0, wall_s=8.0)))
+        assert "made [0, 1, 2, 3]" in ex1.stdout or "set on [0, 1, 2" in ex1.stdout, (ex1.stdout, ex1.stderr[-500:])
+        check = make_check(program(f"{first}_receiver", MARK=mark, LOOK_S="0.2"), TESTS, Limits(cpu_s=2.0, wall_s=8.0))
+        ex2 = backend.run(check)
+        out = score(check, ex2, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex2.stdout, (out, ex2.stdout[-500:])
+    finally:
+        backend.close()
+
+
+def _plant_everywhere(token: str, env_dirs: list[str]) -> list[Path]:
+    """A token file in each place a training box keeps things that exists and is writable."""
+    import sys
+
+    places = ["/root", os.path.expanduser("~root/.cache/pip"), "/tmp", "/home", "/mnt", "/srv", "/opt", "/var/lib",
+              "/var/cache", str(ROOT), os.path.dirname(os.path.dirname(sys.executable)), *env_dirs]
+    return [Path(d) / f".{token}" for d in dict.fromkeys(places) if os.path.isdir(d) and os.access(d, os.W_OK)]
+
+
+@pytest.mark.parametrize("backend_kind", ["sandbox", "gvisor"])
+def test_answers_planted_anywhere_are_unreachable_by_any_route(backend_kind, setup_path, request):
+    """/root, the pip cache, the host's /tmp, the checkout, the grader's venv, /home, /mnt, /srv,
+    /opt, /var/lib, /var/cache (and under gVisor the environment's cache folder beside its venv):
+    by name, /proc/self/root, /proc/1/root, /proc/self/cwd/.., openat and /dev/fd/N/.. from every
+    descriptor, a symlink, a walk of the root."""
+    if backend_kind == "gvisor" and setup_path == "python":
+        pytest.skip("gVisor has one set-up path")
+    h = request.getfixturevalue(backend_kind)
+    env_dirs = []
+    if backend_kind == "gvisor":
+        env_dirs = [os.path.dirname(os.path.dirname(os.path.dirname(h._world("").python)))]
+    token = "rlvr-answer-" + uuid.uuid4().hex[:12]
+    planted = _plant_everywhere(token, env_dirs)
+    try:
+        for p in planted:
+            p.write_text("42\n")
+            p.chmod(0o644)
+        assert len(planted) >= 6, planted
+        limits = Limits(cpu_s=30.0, wall_s=90.0, memory_mb=256)
+        values = {"PATHS": [str(p) for p in planted], "TOKEN_HEAD": token[:6], "TOKEN_TAIL": token[6:]}
+        if backend_kind == "sandbox":
+            ex, _ = _expect(h, "read_planted_by_every_route", ("fail",), limits, **values)
+        else:
+            check = make_check(program("read_planted_by_every_route", **values), TESTS, limits)
+            ex = h.run(check)
+            out = score(check, ex, RewardConfig(), 0.0)
+            assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
+        assert "found []" in ex.stdout, ex.stdout[-2000:]
+    finally:
+        for p in planted:
+            p.unlink(missing_ok=True)
