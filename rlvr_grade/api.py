@@ -319,8 +319,8 @@ class Grader:
         run never pays for asking a toolchain its version."""
         langs = {check.language}
         validator = _validator(check)
-        if validator is not None and validator.needs_validator(check):
-            langs.add(str(validator.judge_options(check)["validator"].get("language", "cpp")))
+        if validator is not None and validator.needs_validator(check) and check.judge.validator is not None:
+            langs.add(check.judge.validator.language)
         langs.discard("python")
         if not langs:
             return self._key_context

@@ -269,6 +269,7 @@ def diagnose(mode: str = "auto", env: str | None = None) -> Report:
     from rlvr_grade.sandbox.local import LocalBackend
     from rlvr_grade.types import Check, Limits
     from rlvr_harness.splitting import assert_ids
+    from rlvr_harness.wire import SuiteOptions
 
     found = envs.resolve(env, build=False) if env else None
     env_id = "" if found is None or found.default else found.id
@@ -299,7 +300,7 @@ def diagnose(mode: str = "auto", env: str | None = None) -> Report:
         tests = "assert True\n"
         ex = backend.run(Check(style="asserts", program=program, tests=tests, expected_tests=tuple(assert_ids(tests)),
                                limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256),
-                               options=(("guard", False),), env=env_id))
+                               options=SuiteOptions(guard=False), env=env_id))
         isolation = backend.isolation()
     finally:
         occupied = watch.close() if watch is not None else []

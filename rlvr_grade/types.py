@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rlvr_grade.text import safe_text
+from rlvr_harness.wire import OPTIONS_OF, StyleOptions
+
+if TYPE_CHECKING:
+    from rlvr_grade.checks.stdio import Validator
 
 Status = Literal[
     "pass",
@@ -65,13 +69,31 @@ class Rollout:
 
 
 @dataclass(frozen=True)
+class Judge:
+    """How a stdio or call check's outputs are judged, outside the sandbox (never sent in):
+    the comparison (scoring/compare.py: mode and tolerances), whether the first failing case
+    decides, how expected values read (call: JSON has no tuples; APPS wraps a return value in a
+    one-element list), and the problem's output validator (stdio)."""
+
+    compare: str = "tokens"
+    abs_tol: float = 1e-6
+    rel_tol: float = 1e-6
+    stop_on_fail: bool = True
+    json_expected: bool = True
+    unwrap_single: bool = False
+    validator: Validator | None = None
+
+
+@dataclass(frozen=True)
 class Check:
     """What to run for one rollout.
 
     `program` is the candidate's code (after extraction), `tests` the test source.
     `expected_tests` is derived from the tests *outside* the sandbox before anything runs:
     every id in it must be reported as passed for a pass. `expected` holds expected outputs
-    for styles that compare outside the sandbox; it is never sent to a backend.
+    for styles that compare outside the sandbox, `judge` how they are compared; neither is sent
+    to a backend. `options` is what the style's harness needs (rlvr_harness/wire.py: one frozen
+    type per style; None: that type's defaults).
     """
 
     style: TestStyle
@@ -81,12 +103,22 @@ class Check:
     limits: Limits = field(default_factory=Limits)
     setup: str = ""  # code run before the program (e.g. MBPP test_imports)
     language: str = "python"
-    options: tuple[tuple[str, Any], ...] = ()
+    options: StyleOptions | None = None
     expected: tuple[Any, ...] = ()
+    judge: Judge = field(default_factory=Judge)
     network: bool = False
     # The environment the check runs in: its id (the hash of its lock, see rlvr_grade/envs);
     # "" is the default environment (the grader's stdlib + pytest). Part of the cache key.
     env: str = ""
+
+    def __post_init__(self) -> None:
+        kind = OPTIONS_OF.get(self.style)
+        if kind is None:
+            raise ValueError(f"unknown test style {self.style!r}")
+        if self.options is None:
+            object.__setattr__(self, "options", kind())
+        elif type(self.options) is not kind:
+            raise TypeError(f"a {self.style} check takes {kind.__name__}, not {type(self.options).__name__}")
 
     def payload(self) -> dict[str, Any]:
         """The part of the check that enters the sandbox (no expected outputs)."""
@@ -96,7 +128,7 @@ class Check:
             "tests": self.tests,
             "setup": self.setup,
             "language": self.language,
-            "options": dict(self.options),
+            "options": self.options.to_wire(),  # type: ignore[union-attr] - set in __post_init__
         }
 
 

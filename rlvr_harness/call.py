@@ -3,7 +3,7 @@
 The program is executed once as module `solution`; then each case forks a grandchild that
 calls the target — a module-level function, or a method of a fresh `Solution()` (LeetCode) —
 with the case's arguments, under its own CPU limit, and sends back the return value encoded
-as plain tagged JSON (harness/values.py). Only that encoding leaves the sandbox: an
+as plain tagged JSON (rlvr_harness/values.py). Only that encoding leaves the sandbox: an
 object with a rigged `__eq__` is not a plain value, so it is refused here and fails the case;
 the expected values are not in the sandbox, the comparison happens outside."""
 
@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from rlvr_harness.stdio import RunBudget, harden_parent, run_process
 from rlvr_harness.values import NotPlain, decode, encode
+from rlvr_harness.wire import CaseOptions, options_of
 
 Report = Callable[[dict[str, Any]], None]
 def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable[..., Any]]:
@@ -34,9 +35,9 @@ def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable
 
 def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
     harden_parent()
-    opts = payload.get("options", {})
-    fn_name = str(opts.get("fn_name", ""))
-    cases = list(opts.get("cases", []))
+    opts: CaseOptions = options_of(payload)
+    fn_name = opts.fn_name
+    cases = opts.calls
     program = payload["program"]
     setup = payload.get("setup") or ""
     try:
@@ -58,8 +59,8 @@ def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
         return
     each = RunBudget(opts)
     for i, case in enumerate(cases):
-        args = decode(case.get("args", []))
-        kwargs = decode(case.get("kwargs", {}))
+        args = decode(list(case.args))
+        kwargs = decode(dict(case.kwargs))
         limit = each.case_cpu()
         res = run_process(_caller(factory, args, kwargs), None, limit, each.case_wall(),
                           each.output_cap, want_extra=True)

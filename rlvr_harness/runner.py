@@ -13,6 +13,7 @@ from rlvr_harness import strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
+from rlvr_harness.wire import options_of
 
 Report = Callable[[dict[str, Any]], None]
 
@@ -107,7 +108,7 @@ def _make_guard(payload: dict[str, Any] | None = None, protected: tuple[str, ...
     """The process's guard (the worker made and installed it before forking this check, see
     snapshot_common; made here when the harness runs without a worker), installed, protecting
     `protected`; a no-op stand-in when the payload turns the guard off."""
-    if payload is not None and (payload.get("options") or {}).get("guard") is False:
+    if payload is not None and getattr(options_of(payload), "guard", True) is False:
         return _NoGuard()  # type: ignore[return-value]
     g = _TAKEN.pop("guard", None) or Guard()
     g.protect(protected)

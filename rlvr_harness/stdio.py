@@ -24,6 +24,7 @@ from typing import Any, Callable
 from rlvr_harness import process
 from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
 from rlvr_harness.limits import limit_hit
+from rlvr_harness.wire import CaseOptions, options_of
 
 Report = Callable[[dict[str, Any]], None]
 ERR_CAP = 8192
@@ -68,7 +69,7 @@ def run_process(
     want_extra: bool = False,
     env: dict[str, str] | None = None,
 ) -> CaseRun:
-    """Run one case's process (harness/process.py: `target` is a Python callable, or an argv to
+    """Run one case's process (rlvr_harness/process.py: `target` is a Python callable, or an argv to
     exec) with the given stdin, its stdout capped at `output_cap` (past it: OLE), stderr and, with
     `want_extra`, fd 3 kept up to their own caps, and judge how it ended (limits.limit_hit).
     RLIMIT_CPU on the process is the per-case limit; `wall_s` is a backstop."""
@@ -131,14 +132,12 @@ def _which(name: str) -> str:
     return shutil.which(name) or name
 
 
-def prepare(payload: dict[str, Any], report: Report, workdir: str) -> tuple[Any, dict[str, Any]] | None:
-    """Write and compile the program once. Returns (python code object | argv list, info) or
-    None after reporting a compile error."""
-    opts = payload.get("options", {})
-    lang = LANGUAGES[payload.get("language", "python")]
-    program = payload["program"]
+def prepare(program: str, language: str, setup: str, memory_mb: int, report: Report,
+            workdir: str) -> tuple[Any, dict[str, Any]] | None:
+    """Write and compile the program once (`memory_mb`: the compiler's own, where it takes
+    one). Returns (python code object | argv list, info) or None after reporting a compile error."""
+    lang = LANGUAGES[language]
     if lang.name == "python":
-        setup = payload.get("setup") or ""
         try:
             code = compile(setup + "\n" + program if setup else program, "solution.py", "exec", dont_inherit=True)
         except (SyntaxError, ValueError) as exc:
@@ -150,13 +149,12 @@ def prepare(payload: dict[str, Any], report: Report, workdir: str) -> tuple[Any,
     exe = os.path.join(workdir, "prog")
     with open(src, "w", encoding="utf-8") as fh:
         fh.write(program)
-    mem = int(opts.get("memory_mb", 512))
-    values = {"src": src, "exe": exe, "main": main, "mem": str(mem)}
+    values = {"src": src, "exe": exe, "main": main, "mem": str(memory_mb)}
     build = lang.compile or lang.syntax_check
     if build is not None:
         argv = _fill(build, **values)
         argv[0] = _which(argv[0])
-        ccpu = float(opts.get("compile_cpu_s", COMPILE_CPU_S))
+        ccpu = COMPILE_CPU_S
         run = run_process(argv, None, ccpu, ccpu * 2 + 10, 1 << 16, stack_mb=None)
         if run.verdict != "OK":
             text = (run.stderr or run.stdout).decode("utf-8", "replace").strip()
@@ -173,13 +171,14 @@ def prepare(payload: dict[str, Any], report: Report, workdir: str) -> tuple[Any,
 def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
     """Run every stdio case (see the module docstring)."""
     harden_parent()
-    opts = payload.get("options", {})
-    inputs: list[str] = list(opts.get("inputs", []))
-    prepared = prepare(payload, report, workdir)
+    opts: CaseOptions = options_of(payload)
+    prepared = prepare(payload["program"], payload.get("language", "python"), payload.get("setup") or "",
+                       opts.memory_mb, report, workdir)
     if prepared is None:
         return
     target, info = prepared
     each = RunBudget(opts)
+    inputs = opts.inputs
     for i, text in enumerate(inputs):
         path = "/tmp/rlvr_case_input" if os.path.isdir("/tmp") else os.path.join(workdir, ".input")
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
@@ -244,12 +243,12 @@ def unpack_output(value: object, cap: int = 64 << 20) -> str | None:
 class RunBudget:
     """Per-case CPU limit and the row's total CPU budget for the cases."""
 
-    def __init__(self, opts: dict[str, Any]):
-        self.case_cpu_s = float(opts.get("case_cpu_s", 10.0))
-        self.budget_s = float(opts.get("budget_cpu_s", 10.0))
-        self.stop_on_fail = bool(opts.get("stop_on_fail", True))
-        self.output_cap = int(opts.get("output_cap", 1 << 20))
-        self.memory_mb = int(opts.get("memory_mb", 512))
+    def __init__(self, opts: CaseOptions):
+        self.case_cpu_s = opts.case_cpu_s
+        self.budget_s = opts.budget_cpu_s
+        self.stop_on_fail = opts.stop_on_fail
+        self.output_cap = opts.output_cap
+        self.memory_mb = opts.memory_mb
         self.used = 0.0
 
     def case_cpu(self) -> float:

@@ -11,6 +11,7 @@ import sys
 from typing import Any, Callable
 
 from rlvr_harness.stdio import describe, harden_parent, prepare, run_process
+from rlvr_harness.wire import ValidateOptions, options_of
 
 Report = Callable[[dict[str, Any]], None]
 ACCEPT, REJECT = 42, 43
@@ -18,44 +19,43 @@ ACCEPT, REJECT = 42, 43
 
 def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
     harden_parent()
-    opts = payload.get("options", {})
-    spec = opts.get("validator", {})
-    files: dict[str, str] = opts.get("files", {})
+    opts: ValidateOptions = options_of(payload)
+    files = dict(opts.files)
     for name, content in files.items():
         with open(os.path.join(workdir, os.path.basename(name)), "w", encoding="utf-8") as fh:
             fh.write(content)
-    language = spec.get("language", "cpp")
-    main = os.path.basename(spec.get("main", ""))
+    language = opts.language
+    main = os.path.basename(opts.main)
     if language == "python":
         argv = [sys.executable, "-s", os.path.join(workdir, main)]
-    elif opts.get("binary"):  # built by an earlier validator check of this run
+    elif opts.binary:  # built by an earlier validator check of this run
         import base64
 
         path = os.path.join(workdir, "validator_bin")
         with open(path, "wb") as fh:
-            fh.write(base64.b64decode(opts["binary"]))
+            fh.write(base64.b64decode(opts.binary))
         os.chmod(path, 0o755)
         argv = [path]
     else:
-        built = prepare({"program": files[main], "language": language, "options": {"memory_mb": 1024}}, report, workdir)
+        built = prepare(files[main], language, "", 1024, report, workdir)
         if built is None:
             return
         argv = built[0]
-        if opts.get("send_binary") and language in ("c", "cpp"):
+        if opts.send_binary and language in ("c", "cpp"):
             # Sent before any team output is read, so nothing a candidate wrote can shape it.
             import base64
 
             with open(argv[0], "rb") as fh:
                 report({"ev": "test", "id": "binary", "outcome": "passed", "output": base64.b64encode(fh.read()).decode()})
-    args = [str(a) for a in spec.get("args", [])]
-    cpu = float(opts.get("case_cpu_s", 10.0))
-    for case in opts.get("cases", []):
-        i = case["i"]
+    args = list(opts.args)
+    cpu = opts.case_cpu_s
+    for case in opts.cases:
+        i = case.i
         paths = {}
         for key in ("input", "answer", "output"):
             paths[key] = os.path.join("/tmp", f"v_{key}")
             with open(paths[key], "w", encoding="utf-8", errors="surrogateescape") as fh:
-                fh.write(case[key])
+                fh.write(getattr(case, key))
         fb = "/tmp/v_feedback/"
         os.makedirs(fb, exist_ok=True)
         for f in os.listdir(fb):

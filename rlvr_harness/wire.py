@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, Union
 
 MODES = ("root", "userns", "none")
 WARM = ("lean", "pytest")
@@ -132,7 +132,7 @@ class WorkerInit:
 class CheckReport:
     """One check as its worker saw it. `records` and `phase` are the harness's channel events
     (parsed by the worker, made safe by the grader); `prepared` the tests a first check sent
-    back (harness/prepared.py); `inner` what a remote runner says of its own isolation."""
+    back (rlvr_harness/prepared.py); `inner` what a remote runner says of its own isolation."""
 
     exit_code: int | None = None
     signal: int | None = None
@@ -211,3 +211,193 @@ def _flag(what: str, key: str, v: Any) -> bool:
     if v is None or type(v) in (int, float, str, list, dict):
         raise WireError(f"malformed {what}: {key} is {_show(v)}")
     return False
+
+
+# -- a check's options: what its harness needs besides the program and the tests --------------
+# Per style one frozen type (Check.options on the grader's side, payload["options"] on the wire).
+# The worker reads them before any candidate code runs (sandbox/zygote.run_candidate), so a
+# malformed one is the check's set-up failure (sandbox_error, naming the field), never a verdict.
+
+
+def _float(what: str, key: str, v: Any) -> float:
+    if type(v) in (int, float) and math.isfinite(v) and v > 0:
+        return float(v)
+    raise WireError(f"malformed {what}: {key} is {_show(v)}")
+
+
+def _json_list(what: str, key: str, v: Any) -> tuple[Any, ...]:
+    if type(v) is not list:
+        raise WireError(f"malformed {what}: {key} is {_show(v)}")
+    return tuple(v)
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    """An asserts or pytest check's options."""
+
+    # False: the in-process guard is off (rlvr-grade doctor's own probe, which tests the layers
+    # under it); a candidate's check always has it.
+    guard: bool = True
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"guard": self.guard}
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> SuiteOptions:
+        what = "check options"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        return cls(guard=_bool(what, "guard", o.get("guard", True)))
+
+
+@dataclass(frozen=True)
+class CallCase:
+    """One call case's arguments, as tagged JSON (rlvr_harness/values.py `decode`)."""
+
+    args: tuple[Any, ...] = ()
+    kwargs: tuple[tuple[str, Any], ...] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"args": list(self.args), "kwargs": dict(self.kwargs)}
+
+    @classmethod
+    def from_wire(cls, obj: Any, what: str = "call case") -> CallCase:
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        kwargs = o.get("kwargs", {})
+        if type(kwargs) is not dict:
+            raise WireError(f"malformed {what}: kwargs is {_show(kwargs)}")
+        return cls(args=_json_list(what, "args", o.get("args", [])), kwargs=tuple(kwargs.items()))
+
+
+@dataclass(frozen=True)
+class CaseOptions:
+    """A stdio or call check's options: its cases' inputs (stdio: each case's stdin; call: each
+    case's arguments and the function) and how each case runs. The expected outputs and how they
+    are compared never enter the sandbox (Check.expected, Check.judge)."""
+
+    case_cpu_s: float = 10.0  # one case's CPU limit
+    budget_cpu_s: float = 10.0  # the row's CPU for all its cases
+    stop_on_fail: bool = True  # stop at the first case that does not run cleanly
+    output_cap: int = 1 << 20  # bytes of one case's stdout
+    memory_mb: int = 512  # one run's memory (native programs' address space; the stack)
+    inputs: tuple[str, ...] = ()  # stdio
+    calls: tuple[CallCase, ...] = ()  # call
+    fn_name: str = ""  # call
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"case_cpu_s": self.case_cpu_s, "budget_cpu_s": self.budget_cpu_s,
+                               "stop_on_fail": self.stop_on_fail, "output_cap": self.output_cap,
+                               "memory_mb": self.memory_mb}
+        if self.inputs:
+            out["inputs"] = list(self.inputs)
+        if self.calls or self.fn_name:
+            out["calls"] = [c.to_wire() for c in self.calls]
+            out["fn_name"] = self.fn_name
+        return out
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> CaseOptions:
+        what = "check options"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        calls = _json_list(what, "calls", o.get("calls", []))
+        return cls(
+            case_cpu_s=_float(what, "case_cpu_s", o.get("case_cpu_s", 10.0)),
+            budget_cpu_s=_float(what, "budget_cpu_s", o.get("budget_cpu_s", 10.0)),
+            stop_on_fail=_bool(what, "stop_on_fail", o.get("stop_on_fail", True)),
+            output_cap=_int(what, "output_cap", o.get("output_cap", 1 << 20), minimum=1),
+            memory_mb=_int(what, "memory_mb", o.get("memory_mb", 512), minimum=1),
+            inputs=_strs(what, "inputs", o.get("inputs", [])),
+            calls=tuple(CallCase.from_wire(c, f"{what}: call {i}") for i, c in enumerate(calls)),
+            fn_name=_str(what, "fn_name", o.get("fn_name", "")),
+        )
+
+
+@dataclass(frozen=True)
+class ValidatedCase:
+    """One case an output validator judges: its input, the expected answer, the team's output."""
+
+    i: int
+    input: str
+    answer: str
+    output: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, obj: Any, what: str = "validated case") -> ValidatedCase:
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        for key in ("i", "input", "answer", "output"):
+            if key not in o:
+                raise WireError(f"malformed {what}: no {key}")
+        return cls(i=_int(what, "i", o["i"], minimum=0), input=_str(what, "input", o["input"]),
+                   answer=_str(what, "answer", o["answer"]), output=_str(what, "output", o["output"]))
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    """An output validator's check (scoring/validator.py; runs no candidate code): the
+    validator's sources, the one to build or run, its language and arguments, the cases, and a
+    binary an earlier check of the run built (base64) or the request to send one back."""
+
+    language: str = "cpp"
+    main: str = ""
+    files: tuple[tuple[str, str], ...] = ()
+    args: tuple[str, ...] = ()
+    cases: tuple[ValidatedCase, ...] = ()
+    case_cpu_s: float = 10.0
+    binary: str = ""
+    send_binary: bool = False
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"language": self.language, "main": self.main, "files": dict(self.files), "args": list(self.args),
+                "cases": [c.to_wire() for c in self.cases], "case_cpu_s": self.case_cpu_s,
+                "binary": self.binary, "send_binary": self.send_binary}
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> ValidateOptions:
+        what = "check options"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        files = o.get("files", {})
+        if type(files) is not dict or any(type(v) is not str for v in files.values()):
+            raise WireError(f"malformed {what}: files is {_show(files)}")
+        cases = _json_list(what, "cases", o.get("cases", []))
+        return cls(
+            language=_str(what, "language", o.get("language", "cpp")),
+            main=_str(what, "main", o.get("main", "")),
+            files=tuple(files.items()),
+            args=_strs(what, "args", o.get("args", [])),
+            cases=tuple(ValidatedCase.from_wire(c, f"{what}: case {i}") for i, c in enumerate(cases)),
+            case_cpu_s=_float(what, "case_cpu_s", o.get("case_cpu_s", 10.0)),
+            binary=_str(what, "binary", o.get("binary", "")),
+            send_binary=_bool(what, "send_binary", o.get("send_binary", False)),
+        )
+
+
+StyleOptions = Union[SuiteOptions, CaseOptions, ValidateOptions]
+# The options type of each style (the harness's styles: the grader's four and the validator's).
+OPTIONS_OF: dict[str, type[SuiteOptions] | type[CaseOptions] | type[ValidateOptions]] = {
+    "asserts": SuiteOptions, "pytest": SuiteOptions, "stdio": CaseOptions, "call": CaseOptions,
+    "validate": ValidateOptions,
+}
+
+
+def options_from_wire(style: Any, obj: Any) -> StyleOptions:
+    """A payload's options as the type its style takes; WireError naming the field otherwise
+    (an unknown style included)."""
+    if type(style) is not str or style not in OPTIONS_OF:
+        raise WireError(f"malformed check: style is {_show(style)}")
+    return OPTIONS_OF[style].from_wire(obj)
+
+
+def options_of(payload: dict[str, Any]) -> Any:
+    """The typed options of a payload the worker read (run_candidate puts them there), or read
+    now from its wire form (a harness started without a worker)."""
+    opts = payload.get("options")
+    if isinstance(opts, (SuiteOptions, CaseOptions, ValidateOptions)):
+        return opts
+    return options_from_wire(payload.get("style"), {} if opts is None else opts)

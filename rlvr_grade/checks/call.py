@@ -1,5 +1,5 @@
 """The call style: a Python function is called with each case's arguments; its return value
-comes back as tagged JSON (harness/call.py `encode`) and is compared outside the sandbox.
+comes back as tagged JSON (rlvr_harness/call.py `encode`) and is compared outside the sandbox.
 
 Detection and check building: checks/cases.py (a case set of call cases, with a function name,
 is this style; LeetCode's literal asserts are converted to it). Harness entry: HARNESS.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rlvr_grade.scoring.base import Verdict
-from rlvr_grade.scoring.cases import judge_cases, judge_options, short, spec_of
+from rlvr_grade.scoring.cases import judge_cases, short, spec_of
 from rlvr_grade.scoring.compare import MalformedValue, decode, values_equal
 from rlvr_grade.types import Check, Execution
 
@@ -23,14 +23,14 @@ def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:
     """Case i's verdict from the value the call returned."""
     if not isinstance(out, dict) or "value" not in out:
         return "WA", f"case {i}: no return value"
-    j = judge_options(check)
+    j = check.judge
     want = decode(check.expected[i])  # the dataset's: a bad one is the row's fault (checked when built)
     try:
         got = decode(out["value"])
-        spec = spec_of(j) if j.get("compare") == "float" else None
-        json_expected = bool(j.get("json_expected", True))
+        spec = spec_of(j) if j.compare == "float" else None
+        json_expected = j.json_expected
         ok = values_equal(got, want, spec, json_expected)
-        if not ok and j.get("unwrap_single") and isinstance(want, list) and len(want) == 1:
+        if not ok and j.unwrap_single and isinstance(want, list) and len(want) == 1:
             ok = values_equal(got, want[0], spec, json_expected)
         if ok:
             return "AC", ""

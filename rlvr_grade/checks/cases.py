@@ -32,9 +32,10 @@ from rlvr_grade.checks import asserts
 from rlvr_grade.checks.options import CheckOptions
 from rlvr_grade.checks.rows import InvalidRow, tests_text
 from rlvr_grade.scoring.compare import DEFAULT_STDIO_MODE, MalformedValue, decode, parse_mode
-from rlvr_grade.types import Check, Rollout
+from rlvr_grade.types import Check, Judge, Rollout
 from rlvr_harness import languages
 from rlvr_harness.splitting import parse_locked
+from rlvr_harness.wire import CallCase, CaseOptions
 
 
 class CaseError(ValueError):
@@ -412,28 +413,19 @@ def build(rollout: Rollout, opts: CheckOptions, completion: str) -> Check:
         memory_mb=memory,
         processes=base.processes + L.extra_processes,
     )
-    judge: dict[str, Any] = {"stop_on_fail": not opts.run_all}
+    judge = Judge(stop_on_fail=not opts.run_all, json_expected=cs.json_expected, unwrap_single=cs.unwrap_single,
+                  validator=opts.validator if cs.kind == "stdio" else None)
     if spec is not None:
-        judge.update(compare=spec.mode, abs_tol=spec.abs_tol, rel_tol=spec.rel_tol)
+        judge = replace(judge, compare=spec.mode, abs_tol=spec.abs_tol, rel_tol=spec.rel_tol)
     elif cs.kind == "stdio":
-        judge["compare"] = DEFAULT_STDIO_MODE
-    if cs.kind == "call":
-        judge.update(json_expected=cs.json_expected, unwrap_single=cs.unwrap_single)
-    if opts.validator is not None and cs.kind == "stdio":
-        judge["validator"] = opts.validator.as_options()
-    run_opts: dict[str, Any] = {
-        "case_cpu_s": case_cpu,
-        "budget_cpu_s": budget,
-        "stop_on_fail": not opts.run_all,
-        "output_cap": base.output_bytes,
-        "memory_mb": base.memory_mb,
-        "judge": judge,
-    }
+        judge = replace(judge, compare=DEFAULT_STDIO_MODE)
+    run = CaseOptions(case_cpu_s=case_cpu, budget_cpu_s=budget, stop_on_fail=not opts.run_all,
+                      output_cap=base.output_bytes, memory_mb=base.memory_mb)
     if cs.kind == "stdio":
-        run_opts["inputs"] = list(cs.inputs)
+        run = replace(run, inputs=tuple(cs.inputs))
     else:
-        run_opts["cases"] = list(cs.inputs)
-        run_opts["fn_name"] = cs.fn_name
+        run = replace(run, calls=tuple(CallCase(args=tuple(c["args"]), kwargs=tuple(c["kwargs"].items())) for c in cs.inputs),
+                      fn_name=str(cs.fn_name))
     return Check(
         style=cs.kind,  # type: ignore[arg-type]
         program=completion,
@@ -442,6 +434,7 @@ def build(rollout: Rollout, opts: CheckOptions, completion: str) -> Check:
         limits=limits,
         setup=setup,
         language=lang,
-        options=tuple(sorted(run_opts.items())),
+        options=run,
+        judge=judge,
         expected=tuple(cs.outputs),
     )

@@ -2,7 +2,7 @@
 stdin; what it prints is compared with the expected output outside the sandbox.
 
 Detection and check building: checks/cases.py (the case layouts datasets ship; a case set of
-stdin cases is this style). Harness entry: HARNESS, one process per case (harness/stdio.py).
+stdin cases is this style). Harness entry: HARNESS, one process per case (rlvr_harness/stdio.py).
 Verdict: scoring/cases.py per case, each output compared here (`compare_output`, by the row's
 mode: scoring/compare.outputs_equal), or by the problem's output validator (scoring/validator.py)."""
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rlvr_grade.scoring.base import Verdict
-from rlvr_grade.scoring.cases import judge_cases, judge_options, short, spec_of
+from rlvr_grade.scoring.cases import judge_cases, short, spec_of
 from rlvr_grade.scoring.compare import outputs_equal
 from rlvr_grade.types import Check, Execution, Limits
 from rlvr_harness.stdio import unpack_output
@@ -28,7 +28,7 @@ def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:
     if got is None:
         return "WA", f"case {i}: no output"
     expected = check.expected[i]
-    if outputs_equal(got, expected, spec_of(judge_options(check))):
+    if outputs_equal(got, expected, spec_of(check.judge)):
         return "AC", ""
     return "WA", f"case {i}: wrong answer: got {short(got)!r}, expected {short(expected)!r}"
 
@@ -67,8 +67,3 @@ class Validator:
         ext = main.rsplit(".", 1)[1]
         lang = {"c": "c", "cc": "cpp", "cpp": "cpp", "py": "python", "java": "java"}[ext]
         return cls(files=tuple(files.items()), main=main, language=lang, args=tuple(args))
-
-    def as_options(self) -> dict[str, Any]:
-        return {"files": dict(self.files), "main": self.main, "language": self.language,
-                "args": list(self.args), "case_cpu_s": self.case_cpu_s,
-                "limits": {"cpu_s": self.limits.cpu_s, "memory_mb": self.limits.memory_mb, "processes": self.limits.processes}}

@@ -373,8 +373,8 @@ def root_language(payload: dict[str, Any]) -> str:
 
     name = payload.get("language") or "python"
     if payload.get("style") == "validate":
-        spec = payload.get("options", {}).get("validator", {})
-        name = spec.get("language", "cpp") if isinstance(spec, dict) else "cpp"
+        opts = payload.get("options")
+        name = opts.get("language", "cpp") if isinstance(opts, dict) else "cpp"
     try:
         return normalize(str(name))
     except ValueError:
@@ -470,6 +470,10 @@ def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) ->
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
     forget_grader()
+    from rlvr_harness.wire import options_from_wire
+
+    # Read while a failure is still the set-up's (sandbox_error naming the field), not the check's.
+    payload = {**payload, "options": options_from_wire(payload.get("style"), payload.get("options", {}))}
     if payload.get("send_prepared") and payload.get("style") == "asserts":
         from rlvr_harness import prepared, runner
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.compare import CompareSpec
-from rlvr_grade.types import Check, Execution, TestRecord
+from rlvr_grade.types import Check, Execution, Judge, TestRecord
 
 STATUS_OF = {"WA": "fail", "OLE": "fail", "TLE": "timeout", "MLE": "memory_limit", "RE": "runtime_error", "JE": "invalid_input"}
 
@@ -36,13 +36,9 @@ class ValidatorResult:
     judge_error: bool = False
 
 
-def judge_options(check: Check) -> dict[str, Any]:
-    return dict(check.options).get("judge", {})
-
-
-def spec_of(j: dict[str, Any]) -> CompareSpec:
-    """The row's comparison (checks/cases.py puts it in the check's judge options)."""
-    return CompareSpec(mode=j.get("compare", "tokens"), abs_tol=float(j.get("abs_tol", 1e-6)), rel_tol=float(j.get("rel_tol", 1e-6)))
+def spec_of(j: Judge) -> CompareSpec:
+    """The row's comparison (checks/cases.py puts it in the check's Judge)."""
+    return CompareSpec(mode=j.compare, abs_tol=j.abs_tol, rel_tol=j.rel_tol)
 
 
 def case_verdict(check: Check, i: int, rec: TestRecord | None, compare_output: CompareOutput) -> tuple[str, str]:
@@ -72,8 +68,7 @@ def judge_cases(check: Check, ex: Execution, compare_output: CompareOutput) -> V
     total = len(check.expected)
     if ex.phase_error and ex.phase_error[0] == "compile":
         return Verdict("compile_error", 0, total, ex.phase_error[1], ("CE",) * total)
-    j = judge_options(check)
-    stop = bool(j.get("stop_on_fail", True))
+    stop = check.judge.stop_on_fail
     by_id = {r.id: r for r in ex.records}
     verdicts: list[str] = []
     passed = 0

@@ -8,23 +8,27 @@ import hashlib
 import json
 import threading
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rlvr_grade.scoring.cases import ValidatorResult, judge_options
+from rlvr_grade.scoring.cases import ValidatorResult
 from rlvr_grade.types import Check, Execution, Limits
 from rlvr_harness.stdio import unpack_output
+from rlvr_harness.wire import CaseOptions, ValidatedCase, ValidateOptions
+
+if TYPE_CHECKING:
+    from rlvr_grade.checks.stdio import Validator
 
 
 def needs_validator(check: Check) -> bool:
-    return check.style == "stdio" and bool(judge_options(check).get("validator"))
+    return check.style == "stdio" and check.judge.validator is not None
 
 
 def validator_check(check: Check, ex: Execution) -> Check | None:
     """The second check that runs the output validator over every case that ran cleanly. The
     answers and the candidate's outputs enter *this* sandbox, which runs no candidate code."""
-    j = judge_options(check)
-    v = j["validator"]
-    inputs = dict(check.options).get("inputs", [])
+    v = check.judge.validator
+    assert v is not None and isinstance(check.options, CaseOptions)  # needs_validator(check)
+    inputs = check.options.inputs
     cases = []
     for rec in ex.records:
         out = unpack_output(rec.output)
@@ -36,23 +40,22 @@ def validator_check(check: Check, ex: Execution) -> Check | None:
             continue
         if not 0 <= i < len(check.expected):
             continue
-        cases.append({"i": i, "input": inputs[i], "answer": check.expected[i], "output": out})
+        cases.append(ValidatedCase(i=i, input=inputs[i], answer=check.expected[i], output=out))
     if not cases:
         return None
-    lim = Limits(**v["limits"]) if v.get("limits") else Limits(cpu_s=90.0, memory_mb=1024, processes=64)
     key = _validator_key(v)
     with _LOCK:
         binary = _BINARIES.get(key)
-    build = {"binary": binary} if binary else {"send_binary": True}
     return Check(
         style="validate",  # type: ignore[arg-type]
         program="",
         tests="",
         expected_tests=(),
-        limits=lim,
+        # The validator's CPU, memory and processes; the rest the defaults (what it always was).
+        limits=Limits(cpu_s=v.limits.cpu_s, memory_mb=v.limits.memory_mb, processes=v.limits.processes),
         language="python",
-        options=(("validator", {k: v[k] for k in ("language", "main", "args") if k in v}), ("cases", cases),
-                 ("case_cpu_s", float(v.get("case_cpu_s", 10.0))), ("files", v["files"]), *build.items()),
+        options=ValidateOptions(language=v.language, main=v.main, files=v.files, args=v.args, cases=tuple(cases),
+                                case_cpu_s=v.case_cpu_s, binary=binary or "", send_binary=not binary),
     )
 
 
@@ -61,8 +64,8 @@ _BINARIES: dict[str, str] = {}
 _LOCK = threading.Lock()
 
 
-def _validator_key(v: dict[str, Any]) -> str:
-    blob = json.dumps([v.get("language"), v.get("main"), sorted(v.get("files", {}).items())], sort_keys=True)
+def _validator_key(v: Validator) -> str:
+    blob = json.dumps([v.language, v.main, sorted(dict(v.files).items())], sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
@@ -74,7 +77,8 @@ def apply_validation(check: Check, ex: Execution, vex: Execution) -> Execution:
         if r.id == "binary":
             if isinstance(r.output, str) and r.outcome == "passed":
                 with _LOCK:
-                    _BINARIES.setdefault(_validator_key(judge_options(check)["validator"]), r.output)
+                    if check.judge.validator is not None:
+                        _BINARIES.setdefault(_validator_key(check.judge.validator), r.output)
             continue
         msg = r.message or ""
         if r.outcome == "passed":

@@ -26,7 +26,8 @@ from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.cache import Cache, CacheError, cache_key, runtime_fingerprint
 from rlvr_grade.cli import app
 from rlvr_grade.scoring import RewardConfig
-from rlvr_grade.types import Check, Limits, Outcome, Rollout
+from rlvr_grade.types import Check, Judge, Limits, Outcome, Rollout
+from rlvr_harness.wire import SuiteOptions
 from tests.conftest import ROOT, read_jsonl, requires_root, write_jsonl
 
 runner = CliRunner()
@@ -43,7 +44,8 @@ def test_every_input_of_the_reward_changes_the_key():
         "program": (replace(BASE, program="def f():\n    return 2\n"), RewardConfig(), RUNTIME),
         "tests": (replace(BASE, tests="assert f() == 2\n"), RewardConfig(), RUNTIME),
         "style": (replace(BASE, style="pytest"), RewardConfig(), RUNTIME),
-        "options": (replace(BASE, options=(("float_tol", 1e-6),)), RewardConfig(), RUNTIME),
+        "options": (replace(BASE, options=SuiteOptions(guard=False)), RewardConfig(), RUNTIME),
+        "judge": (replace(BASE, judge=Judge(compare="exact")), RewardConfig(), RUNTIME),
         "setup": (replace(BASE, setup="import math"), RewardConfig(), RUNTIME),
         "language": (replace(BASE, language="cpp"), RewardConfig(), RUNTIME),
         "expected": (replace(BASE, expected=("1\n",)), RewardConfig(), RUNTIME),

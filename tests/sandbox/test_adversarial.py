@@ -25,6 +25,7 @@ import pytest
 from rlvr_grade.scoring import RewardConfig, score
 from rlvr_grade.types import Check, Limits
 from rlvr_harness.splitting import assert_ids
+from rlvr_harness.wire import SuiteOptions
 from tests.conftest import ROOT, TESTS, requires_root
 
 pytestmark = requires_root
@@ -46,7 +47,7 @@ def make_check(source: str, tests: str = TESTS, limits: Limits = QUICK) -> Check
     # The in-process guard (harness/guard.py, tested in test_fidelity.py) is switched off here:
     # these attacks must be stopped by the sandbox's own layers, not answered first by the guard.
     return Check(style="asserts", program=source, tests=tests, expected_tests=tuple(assert_ids(tests)), limits=limits,
-                 options=(("guard", False),))
+                 options=SuiteOptions(guard=False))
 
 
 class Host:

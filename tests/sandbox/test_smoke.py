@@ -3,14 +3,15 @@ smoke check `make test-fast` runs (the full suites per style are tests/styles/).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from rlvr_grade.api import Grader, ScoreOptions
-from rlvr_grade.checks import CheckOptions
+from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.checks.styles import STYLES
-from rlvr_grade.types import Limits
+from rlvr_grade.types import Limits, Rollout, SandboxError
 
 ROWS = {
     "asserts": ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a - b\n",
@@ -41,3 +42,16 @@ def test_each_style_passes_right_code_and_fails_wrong_code_in_the_sandbox(grader
 
 def test_every_style_has_a_smoke_row():
     assert set(ROWS) == set(STYLES)
+
+
+def test_options_the_worker_cannot_read_fail_the_set_up_by_name_and_the_run_goes_on(grader):
+    # A check's options are read before any candidate code runs: what does not have its type
+    # (here a CPU limit sent as text) is the sandbox's failure naming the field, not a verdict
+    # on the program (a harness reading it with float() took "2" for 2.0).
+    right, _, extra = ROWS["stdio"]
+    check = build_check(Rollout(0, {"completion": right, **extra}), CheckOptions(case_timeout=2.0))
+    bad = dataclasses.replace(check, options=dataclasses.replace(check.options, case_cpu_s="2"))
+    backend = grader.start().backend
+    with pytest.raises(SandboxError, match="check setup failed: .*malformed check options: case_cpu_s is '2'"):
+        backend.run(bad)
+    assert [r.outcome for r in backend.run(check).records] == ["passed", "passed"]

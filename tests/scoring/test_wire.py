@@ -1,9 +1,11 @@
-"""The typed messages across the sandbox boundary (harness/wire.py): what the grader tells a
-worker (WorkerInit) and what a worker reports of a check (CheckReport). Decoding anything else
-is a WireError naming the field: never a crash, never a half-read message, never a pass."""
+"""The typed messages across the sandbox boundary (rlvr_harness/wire.py): what the grader tells a
+worker (WorkerInit), what a check's harness is given (its style's options) and what a worker
+reports of a check (CheckReport). Decoding anything else is a WireError naming the field: never
+a crash, never a half-read message, never a pass."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -14,7 +16,18 @@ from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.types import Limits, Rollout
-from rlvr_harness.wire import CheckReport, WireError, WorkerInit
+from rlvr_harness.wire import (
+    OPTIONS_OF,
+    CallCase,
+    CaseOptions,
+    CheckReport,
+    SuiteOptions,
+    ValidatedCase,
+    ValidateOptions,
+    WireError,
+    WorkerInit,
+    options_from_wire,
+)
 
 FIXED = settings(derandomize=True, deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 ANY_TEXT = st.text(alphabet=st.characters(exclude_categories=()), max_size=20)
@@ -96,3 +109,75 @@ def test_the_workers_report_round_trips():
     wire = report.to_wire()
     assert "channel_tampered" not in wire and "prepared" not in wire  # absent unless said
     assert CheckReport.from_bytes(json.dumps(wire).encode()) == report
+
+
+# -- a check's options (Check.options on the grader's side, payload["options"] on the wire) ------
+POSITIVE = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False)
+PLAIN = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ANY_TEXT,
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3),
+                     max_leaves=8)
+SUITE_OPTIONS = st.builds(SuiteOptions, guard=st.booleans())
+CALL_CASES = st.builds(CallCase, args=st.lists(PLAIN, max_size=3).map(tuple),
+                       kwargs=st.dictionaries(ANY_TEXT, PLAIN, max_size=3).map(lambda d: tuple(d.items())))
+CASE_OPTIONS = st.builds(CaseOptions, case_cpu_s=POSITIVE, budget_cpu_s=POSITIVE, stop_on_fail=st.booleans(),
+                         output_cap=st.integers(1, 1 << 40), memory_mb=st.integers(1, 1 << 20),
+                         inputs=st.lists(ANY_TEXT, max_size=3).map(tuple), calls=st.lists(CALL_CASES, max_size=3).map(tuple),
+                         fn_name=ANY_TEXT)
+VALIDATED = st.builds(ValidatedCase, i=st.integers(0, 1000), input=ANY_TEXT, answer=ANY_TEXT, output=ANY_TEXT)
+VALIDATE_OPTIONS = st.builds(ValidateOptions, language=ANY_TEXT, main=ANY_TEXT,
+                             files=st.dictionaries(ANY_TEXT, ANY_TEXT, max_size=3).map(lambda d: tuple(d.items())),
+                             args=st.lists(ANY_TEXT, max_size=3).map(tuple), cases=st.lists(VALIDATED, max_size=3).map(tuple),
+                             case_cpu_s=POSITIVE, binary=ANY_TEXT, send_binary=st.booleans())
+STYLE_OF = {SuiteOptions: "asserts", CaseOptions: "stdio", ValidateOptions: "validate"}
+OPTIONS_LIKE = st.dictionaries(st.sampled_from(["guard", "case_cpu_s", "budget_cpu_s", "stop_on_fail", "output_cap", "memory_mb",
+                                                "inputs", "calls", "fn_name", "language", "main", "files", "args", "cases",
+                                                "binary", "send_binary", "judge", "other"]), JSON_VALUES)
+
+
+@FIXED
+@given(SUITE_OPTIONS | CASE_OPTIONS | VALIDATE_OPTIONS)
+def test_any_valid_options_cross_the_wire_as_they_are(opts):
+    wire = json.loads(json.dumps(opts.to_wire()))  # what the worker's frame carries
+    assert options_from_wire(STYLE_OF[type(opts)], wire) == opts
+
+
+@FIXED
+@given(st.sampled_from(sorted(OPTIONS_OF)), OPTIONS_LIKE | JSON_VALUES)
+def test_any_value_as_options_decodes_to_its_style_s_type_or_says_why(style, obj):
+    try:
+        opts = options_from_wire(style, obj)
+    except WireError as exc:
+        assert str(exc).startswith("malformed check options")
+        return
+    assert type(opts) is OPTIONS_OF[style]
+    assert options_from_wire(style, json.loads(json.dumps(opts.to_wire()))) == opts
+
+
+@pytest.mark.parametrize(("style", "obj", "named"), [
+    ("stdio", {"case_cpu_s": "2"}, "case_cpu_s"),  # read with float() it was any text of a number
+    ("stdio", {"case_cpu_s": 0}, "case_cpu_s"),
+    ("stdio", {"stop_on_fail": 0}, "stop_on_fail"),  # read with bool(): 0 and "no" both meant something
+    ("stdio", {"inputs": "1 2\n"}, "inputs"),
+    ("call", {"calls": [{"args": {"a": 1}}]}, "args"),
+    ("call", {"calls": [{"args": [], "kwargs": [["a", 1]]}]}, "kwargs"),
+    ("call", {"judge": {"compare": "exact"}}, "judge"),  # how outputs are judged never enters the sandbox
+    ("asserts", {"guard": "off"}, "guard"),
+    ("pytest", {"case_cpu_s": 1.0}, "case_cpu_s"),  # an option of another style
+    ("validate", {"cases": [{"i": 0, "input": "", "answer": ""}]}, "output"),
+    ("validate", {"files": {"validate.py": 1}}, "files"),
+    ("nonsense", {}, "style"),
+])
+def test_options_that_are_not_what_their_style_takes_are_refused_by_name(style, obj, named):
+    with pytest.raises(WireError, match=named):
+        options_from_wire(style, obj)
+
+
+def test_a_check_holds_its_style_s_options_and_judges_outside():
+    stdio = build_check(Rollout(0, {"completion": "print(1)", "tests": json.dumps([{"input": "", "output": "1"}])}),
+                        CheckOptions(compare="float:1e-3"))
+    assert type(stdio.options) is CaseOptions and stdio.options.inputs == ("",)
+    assert stdio.judge.compare == "float" and stdio.judge.abs_tol == 1e-3
+    assert set(stdio.payload()["options"]) == {f.name for f in dataclasses.fields(CaseOptions)} - {"calls", "fn_name"}
+    assert type(CHECK.options) is SuiteOptions and CHECK.options.guard
+    with pytest.raises(TypeError, match="CaseOptions"):
+        dataclasses.replace(stdio, options=SuiteOptions())

@@ -47,11 +47,11 @@ def test_per_language_limits_and_compile_allowance():
     assert py.limits.memory_mb == 256 and py.limits.processes == 32
     assert java.limits.processes == 32 + languages.LANGUAGES["java"].extra_processes
     assert java.limits.memory_mb >= 256 + languages.LANGUAGES["java"].extra_memory_mb
-    assert dict(java.options)["case_cpu_s"] == 1.0 + languages.LANGUAGES["java"].extra_cpu_s
+    assert java.options.case_cpu_s == 1.0 + languages.LANGUAGES["java"].extra_cpu_s
     # The run budget is the user's; compiling gets its own allowance on top of the check's cap.
-    assert dict(c.options)["budget_cpu_s"] == 3.0
+    assert c.options.budget_cpu_s == 3.0
     assert c.limits.cpu_s >= 3.0 + languages.COMPILE_CPU_S
-    assert dict(py.options)["memory_mb"] == 256  # the per-run cap the harness applies
+    assert py.options.memory_mb == 256  # the per-run cap the harness applies
     with pytest.raises(InvalidRow, match="call-style tests run Python only"):
         build_check(Rollout(0, {"completion": "x", "tests": [{"args": [1], "output": 1}], "fn_name": "f", "language": "c"}), CheckOptions())
 
