@@ -28,7 +28,7 @@ from rlvr_harness.wire import CheckReport, WireError
 __all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe_text"]
 
 # Bounds on a record's output value (a call's tagged return value, a stdio case's output). The
-# harness encodes at most 200 levels of Python nesting (harness/call.py MAX_DEPTH), which tagged
+# harness encodes at most 200 levels of Python nesting (rlvr_harness/call.py MAX_DEPTH), which tagged
 # JSON (a tuple is {"$tuple": [...]}) at most doubles.
 MAX_OUTPUT_DEPTH = 450
 MAX_OUTPUT_NODES = 2_000_000
@@ -100,7 +100,7 @@ def _phase(value: Any) -> tuple[str, str] | None:
 
 def execution_from_wire(resp: Any, limits: Any) -> Execution:
     """A worker's raw report -> Execution, deciding which limit (if any) was hit (the one rule,
-    harness/limits.py `limit_hit`). The report is read as a harness/wire.py CheckReport, whose
+    rlvr_harness/limits.py `limit_hit`). The report is read as a rlvr_harness/wire.py CheckReport, whose
     grader-made fields must have their types: else MalformedReport, naming the field."""
     try:
         report = CheckReport.from_wire(resp)

@@ -1,6 +1,6 @@
 """Languages for stdio programs: where the source goes, how it is compiled and run, and what
 extra room its runtime needs. Used outside the sandbox (build a check, `doctor`) and inside it
-(harness/stdio.py runs the commands). Toolchains are found on PATH; nothing is downloaded.
+(rlvr_harness/stdio.py runs the commands). Toolchains are found on PATH; nothing is downloaded.
 
 Per-language adjustments (on top of the user's limits), and why:
   java        +1 s CPU per case and +256 MiB: the JVM starts in ~0.5 s of CPU spread over

@@ -4,10 +4,10 @@ One policy for every path that runs untrusted code. A whole check's rlimits (`ch
 are set by the worker's Python set-up steps (sandbox/isolation.py), by sandbox/_child.c (handed
 these values by the zygote: its C mirror sets exactly what this returns) and by the light runner
 inside gVisor and Beam (sandbox/inner.py). A stdio/call/validate case's own process gets
-`case_rlimits` (harness/process.py `spawn`). Which limit a run hit is decided by `limit_hit`,
-for a whole check (boundary.execution_from_wire) and for one case (harness/stdio.py) alike.
+`case_rlimits` (rlvr_harness/process.py `spawn`). Which limit a run hit is decided by `limit_hit`,
+for a whole check (boundary.execution_from_wire) and for one case (rlvr_harness/stdio.py) alike.
 
-Where the CPU limit is enforced: a check's, by the collector (harness/process.py `collect`)
+Where the CPU limit is enforced: a check's, by the collector (rlvr_harness/process.py `collect`)
 watching the slot cgroup's CPU accounting (exact, subprocesses included), with RLIMIT_CPU as the
 per-process backstop; where no cgroup is (unprivileged, gVisor, Beam), RLIMIT_CPU alone. A case's,
 by RLIMIT_CPU on the case's process. Sealed: the standard library only (this runs in the sandbox).

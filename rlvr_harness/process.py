@@ -2,8 +2,8 @@
 reap it. Every test style and backend runs untrusted code through `collect`: the local worker
 (sandbox/zygote.py) for a whole check, whatever its style, in the local backend and in the
 runner inside gVisor and Beam (sandbox/inner.py); and each stdio/call/validate case's process
-inside a check (`spawn` then `collect`, from harness/stdio.py). Which limit stopped a run is
-decided by harness/limits.py `limit_hit`, from what `collect` returns.
+inside a check (`spawn` then `collect`, from rlvr_harness/stdio.py). Which limit stopped a run is
+decided by rlvr_harness/limits.py `limit_hit`, from what `collect` returns.
 
 Sealed: the standard library only (the harness runs inside the sandbox)."""
 

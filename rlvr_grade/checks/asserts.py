@@ -4,7 +4,7 @@ pass (harness/splitting.assert_ids) from the test text, before anything runs.
 
 Detection: the fallback (checks/build.py) for tests that are code without test functions.
 Harness entry: HARNESS runs the tests statement by statement with strict comparisons
-(harness/strict.py). Verdict: scoring/records.py over the expected ids."""
+(rlvr_harness/strict.py). Verdict: scoring/records.py over the expected ids."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Static scan of a completion for what looks like reward hacking: the `flags` column.
 
 Flags are evidence for a human (or `--on-suspicious zero`), not the defence: the defence is
-structural (harness/strict.py, harness/guard.py, the result channel). A flag never changes a
+structural (rlvr_harness/strict.py, rlvr_harness/guard.py, the result channel). A flag never changes a
 status; with `--on-suspicious zero` a flagged row's reward becomes 0 (see scoring.apply_flags).
 
 The scan is an AST walk; code that does not parse falls back to regular expressions over the

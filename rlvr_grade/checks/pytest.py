@@ -1,9 +1,9 @@
 """The pytest style: test functions (test_* and the test methods of Test*/unittest classes)
-run by pytest inside the sandbox; the grader lists their ids (harness/splitting.pytest_ids)
+run by pytest inside the sandbox; the grader lists their ids (rlvr_harness/splitting.pytest_ids)
 from the test text before anything runs.
 
 Detection: `detect` (checks/build.py asks it for tests that are code). Harness entry: HARNESS
-(pytest in the warm worker, harness/runner.py). Verdict: scoring/records.py, a parametrized
+(pytest in the warm worker, rlvr_harness/runner.py). Verdict: scoring/records.py, a parametrized
 test's records counted under the test's own id, xfail and skip marks read from the tests'
 text (splitting.pytest_marks)."""
 

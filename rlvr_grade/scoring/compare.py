@@ -139,7 +139,7 @@ def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
 
 
 # -- call values -------------------------------------------------------------------------------
-# Return values arrive as tagged JSON and are decoded by harness/values.py `decode` (a
+# Return values arrive as tagged JSON and are decoded by rlvr_harness/values.py `decode` (a
 # MalformedValue for what `encode` cannot have written).
 def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None, json_expected: bool = True) -> bool:
     """Strict equality of two decoded plain values.

@@ -276,3 +276,90 @@ def test_the_readme_python_quick_start_runs(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     assert "Outcome(status='pass', reward=1.0, tests_passed=1, tests_total=1" in res.stdout
     assert res.stdout.rstrip().endswith("1.0")
+
+
+# -- docs/architecture.md names files and functions that exist ------------------------------------
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+PACKAGES = ("rlvr_grade", "rlvr_harness")
+TICKED = re.compile(r"`([^`\n]+)`")
+# `stem.symbol` or `stem:symbol`: a module named by its path's tail (zygote, checks/pytest, rlvr_harness/process)
+MODULE_SYMBOL = re.compile(r"([A-Za-z_][\w/]*)[.:]([A-Za-z_]\w*)(?:\(\))?")
+FILE_THEN_SYMBOL = re.compile(r"`([\w/]+\.py)` `([A-Za-z_]\w*)`")
+
+
+def _sources() -> list[Path]:
+    return [p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))]
+
+
+def _modules(stem: str) -> list[Path]:
+    """The package modules whose path, without .py, ends with `stem` at a folder boundary."""
+    found = []
+    for path in _sources():
+        rel = path.relative_to(ROOT).with_suffix("").as_posix()
+        rel = rel[: -len("/__init__")] if rel.endswith("/__init__") else rel
+        if rel == stem or rel.endswith("/" + stem):
+            found.append(path)
+    return found
+
+
+def _names(path: Path) -> set[str]:
+    """Every name a module defines (functions, classes, their methods and fields, assignments)."""
+    import ast
+
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def _file(name: str) -> Path | None:
+    """A file the page names: from the repository's root, a package, or tests/; or in a package's
+    folder where that folder's table row names it (`_child.c`, `runner.py`)."""
+    for base in (ROOT, *(ROOT / pkg for pkg in PACKAGES), ROOT / "tests"):
+        if (base / name).exists():
+            return base / name
+    return next((p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob(name)) if "/" not in name), None)
+
+
+def stale_names(text: str) -> list[str]:
+    """What a page names in backticks that the code does not have: a file (`checks/build.py`), a
+    module's function (`zygote._collect`, `checks/pytest.detect`) or a file's (`cache.py` `check_key`)."""
+    bad = []
+    for token in TICKED.findall(text):
+        token = token.strip()
+        if re.fullmatch(r"[\w/.-]+\.(py|c|md|txt|json)|[\w-]+/", token):
+            if _file(token) is None:
+                bad.append(f"no file {token}")
+            continue
+        m = MODULE_SYMBOL.fullmatch(token)
+        if m and _modules(m.group(1)) and not any(m.group(2) in _names(p) for p in _modules(m.group(1))):
+            bad.append(f"no {m.group(2)} in {m.group(1)}")
+    for name, symbol in FILE_THEN_SYMBOL.findall(text):
+        path = _file(name) or next(iter(_modules(name[:-3])), None)
+        if path is not None and symbol not in _names(path):
+            bad.append(f"no {symbol} in {name}")
+    return bad
+
+
+def test_architecture_names_only_files_and_functions_that_exist():
+    assert stale_names(text_of(ARCHITECTURE)) == []
+
+
+def test_the_four_questions_are_answered_by_one_file_each_and_the_check_finds_a_stale_name():
+    # A newcomer opens one file per question (issue 19): the file, and the function named first.
+    rows = table_after(text_of(ARCHITECTURE), "| question | file | where in it |")
+    asked = [row[0] for row in rows]
+    for topic in ("style .*decided", "CPU limit .*enforced", "cache key .*computed", "stdio output .*compared"):
+        assert any(re.search(topic, q) for q in asked), f"architecture.md no longer says where the {topic}"
+    for question, name, where in rows:
+        path = _file(name)
+        assert path is not None and path.is_file(), f"{question}: {name} does not exist"
+        symbol = re.match(r"\w+", where).group(0)
+        assert symbol in _names(path), f"{question}: {name} defines no {symbol}"
+    assert stale_names("`sandbox/zygote.py` `_fast_spec`, `zygote.Zygote`, `checks/nowhere.py`, `cache.check_keys`") == [
+        "no file checks/nowhere.py", "no check_keys in cache", "no _fast_spec in sandbox/zygote.py"]
