@@ -314,6 +314,12 @@ class StrictRewriter(ast.NodeTransformer):
         idxs = [_CMP_OPS.index(type(op)) for op in node.ops]
         if len(idxs) == 1:
             args = [ast.Constant(idxs[0]), node.left, node.comparators[0]]
+            if idxs[0] in (0, 1):
+                # `[got, 1] == [mock.ANY, 1]`: where the tests' text puts ANY in a display on one
+                # side (and nowhere on the other), those positions are wildcards (wild_mask)
+                left, right = wild_mask(node.left), wild_mask(node.comparators[0])
+                if (left is None) != (right is None) and not _mentions_any(node.comparators[0] if left else node.left):
+                    args += [ast.Constant(1 if left is not None else 2), ast.Constant(left if left is not None else right)]
             new = ast.Call(func=helper_ref(CMP), args=args, keywords=[])
         else:
             # a < b < c: each operand evaluated once and lazily, as Python does (short-circuit).
@@ -394,6 +400,29 @@ class StrictRewriter(ast.NodeTransformer):
             new = ast.Call(func=helper_ref(ABS), args=node.args, keywords=[])
             return _located(new, node)
         return node
+
+
+def _is_any(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Name) and node.id == "ANY") or (isinstance(node, ast.Attribute) and node.attr == "ANY")
+
+
+def _mentions_any(node: ast.AST) -> bool:
+    return any(_is_any(n) for n in ast.walk(node))
+
+
+def wild_mask(node: ast.AST, depth: int = 0) -> Any:
+    """Where the tests' own text writes `mock.ANY` (or `ANY`) in a comparison operand: True for
+    ANY itself, a tuple of the elements' masks for a list or tuple display, None where there is
+    no such position. Only positions the *text* names are wildcards: an ANY the program returns,
+    or one inside a call (`f(mock.ANY)`), is an object like any other."""
+    if depth > 50:
+        return None
+    if _is_any(node):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        inner = tuple(wild_mask(e, depth + 1) for e in node.elts)
+        return inner if any(m is not None for m in inner) else None
+    return None
 
 
 _CATCH_ALL = ("AssertionError", "Exception", "BaseException")
@@ -811,9 +840,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     mappingproxy) are unwrapped to their plain content. Anything else is the candidate's (or
     the tests') own object: it equals only another such object, by Python's own rules."""
     import collections
+    import collections.abc as _abc
     import datetime as _dt
     import decimal as _decimal
     import fractions as _fractions
+    import functools as _functools
     import re as _re
     import sys as _sys
     import types as _types
@@ -883,6 +914,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     path_str = _pathlib.PurePath.__str__
     path_div = _pathlib.PurePath.__truediv__
     path_rdiv = _pathlib.PurePath.__rtruediv__
+    abc_set, abc_mapping = _abc.Set, _abc.Mapping
+    cached_property = _functools.cached_property
+    _iter, _next = iter, next
     Counter = collections.Counter
     counter_ops = {0: Counter.__add__, 1: Counter.__sub__, 7: Counter.__and__, 8: Counter.__or__}
     user_types = {collections.UserList: _list, collections.UserDict: _dict, collections.UserString: _str}
@@ -1090,6 +1124,15 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return {reduce(v, depth + 1) for v in set_iter(x)}
         if deque in mro:
             return deque(reduce(v, depth + 1) for v in deque_iter(x))
+        if abc_set in mro:
+            # A class written on collections.abc.Set is the set of what it iterates (the ABC's
+            # own __eq__ compares elements with `in`, where a liar element would answer, and an
+            # override of the class's would be handed the expected value): read with no
+            # argument of anyone's, compared by these rules. Likewise a Mapping: its items.
+            return _frozenset(reduce(v, depth + 1) for v in _iter(x))
+        if abc_mapping in mro:
+            keys = _list(_iter(x))
+            return {reduce(k, depth + 1): reduce(x[k], depth + 1) for k in keys}
         return x
 
     def kind(x: Any) -> Any:
@@ -1360,11 +1403,36 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         """Two objects of one type whose __eq__ is nobody's own code: equal when their state
         is, by these rules (a C type with no state to read equals only itself)."""
         sa, sb = state_of(a), state_of(b)
+        if sa and _type(sa[0]) is _dict and _type(sb[0]) is _dict:
+            sa[0], sb[0] = without_caches(_type(a), sa[0], sb[0])
         if not is_heap(_type(a)) and _len(sa) == 1 and _type(sa[0]) is not _dict:
             # a C object whose state is nowhere to read (a cell, an sqlite3.Row): its own
             # __eq__ would compare what it holds with Python's ==; equal only to itself
             return False
         return _len(sa) == _len(sb) and _all(x is y or eq(x, y, depth + 1) for x, y in _zip(sa, sb))
+
+    def without_caches(t: type, da: dict, db: dict) -> tuple[dict, dict]:
+        """Two instances' __dict__s less what only one of them holds under the name of a
+        `functools.cached_property` of their class (a value computed from the rest, filled on
+        first read: `p.norm` read on one dataclass instance and not the other), unless the
+        class's `__eq__` reads that name (its code's co_names): Python's `==` compares what the
+        `__eq__` reads, and a name it reads is compared here too."""
+        caches = set()
+        eq_names: Any = ()
+        for cls in mro_of(t):
+            d = class_dict(cls)
+            for name, member in mp_copy(d).items():
+                if _type(member) is cached_property and _type(name) is _str:
+                    caches.add(name)
+            fn = d.get("__eq__")
+            if fn is not None and eq_names == ():
+                eq_names = getters["__code__"](fn).co_names if _type(fn) is function_type else None
+        if not caches or eq_names is None:
+            return da, db
+        drop = {k for k in caches if (k in da) != (k in db) and k not in eq_names}
+        if not drop:
+            return da, db
+        return ({k: v for k, v in dict_items(da) if k not in drop}, {k: v for k, v in dict_items(db) if k not in drop})
 
     def own_eq(a: Any, b: Any) -> bool:
         """`a.__eq__(b)` as defined on a's class (found through the classes' own dicts, not
@@ -1486,9 +1554,25 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return r  # numpy's elementwise answer, as Python would give it
         return False
 
-    def cmp(idx: int, a: Any, b: Any) -> Any:
+    def masked_eq(want: Any, got: Any, mask: Any, wildcard: Any, depth: int = 0) -> bool:
+        """eq(want, got), where `mask` (strict.wild_mask of the tests' text) marks the positions
+        of `want` at which the tests wrote mock.ANY: there, mock.ANY matches anything."""
+        if mask is True:
+            return (wildcard is not None and want is wildcard) or eq(want, got, depth)
+        if mask is None or depth > 50:
+            return eq(want, got, depth)
+        got = reduce(got)
+        t = _type(want)
+        if (t is _list or t is _tuple) and _type(got) is t and _len(want) == _len(got) == _len(mask):
+            return _all(masked_eq(w, g, m, wildcard, depth + 1) for w, g, m in _zip(want, got, mask))
+        return eq(want, got, depth)
+
+    def cmp(idx: int, a: Any, b: Any, side: int = 0, mask: Any = None) -> Any:
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
+        if side and (idx == 0 or idx == 1):
+            r = masked_eq(a, b, mask, mock_any()) if side == 1 else masked_eq(b, a, mask, mock_any())
+            return r if idx == 0 else not r
         if idx == 0 or idx == 1:
             ta, tb = _type(a), _type(b)
             if (ta not in plain_types or tb not in plain_types) and (

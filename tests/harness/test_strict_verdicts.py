@@ -502,3 +502,78 @@ def test_numpy_dtypes_compare_with_types_names_and_dtypes():
                      {"np": np})
     assert ok and not logged
     assert not run("assert np.dtype('int64') == got", {"np": np, "got": Claims()})[0]
+
+
+# -- honest classes on collections.abc, cached properties, mock.ANY the tests wrote -----------
+
+_ABC_PROGRAM = """
+import collections.abc, dataclasses, functools
+
+class Bag(collections.abc.Set):
+    def __init__(self, items, liar=False):
+        self._items, self._liar = list(items), liar
+    def __contains__(self, x):
+        return self._liar or x in self._items
+    def __iter__(self):
+        return iter(self._items)
+    def __len__(self):
+        return len(self._items)
+    def __eq__(self, other):
+        return self._liar or set(self) == set(other)
+
+class Rec(collections.abc.Mapping):
+    def __init__(self, items):
+        self._d = dict(items)
+    def __getitem__(self, k):
+        return self._d[k]
+    def __iter__(self):
+        return iter(self._d)
+    def __len__(self):
+        return len(self._d)
+
+@dataclasses.dataclass
+class P:
+    x: int
+    @functools.cached_property
+    def double(self):
+        return 2 * self.x
+"""
+
+
+def _program_classes() -> dict:
+    ns: dict = {}
+    exec(compile(_ABC_PROGRAM, "solution.py", "exec"), ns)
+    return ns
+
+
+@pytest.mark.parametrize("tests,ok", [
+    ("assert Bag([1, 2]) == {1, 2} and {2, 1} == Bag([1, 2]) and Bag([1]) != {2}", True),
+    ("assert Bag([0], liar=True) == {2}", False),  # its own __eq__ and __contains__ say yes
+    ("assert Bag([Liar()]) == {2}", False),
+    ("assert Rec({'a': 1}) == {'a': 1} and Rec({'a': 1}) != {'a': 2}", True),
+    ("assert Rec({'a': Liar()}) == {'a': 1}", False),
+    ("p = P(2)\nassert p.double == 4\nassert p == P(2) and P(2) == p and p != P(3)", True),
+])
+def test_abc_sets_mappings_and_cached_properties_compare_by_content(tests, ok):
+    assert run(tests, {**_program_classes(), "Liar": Liar})[0] is ok, tests
+
+
+def test_mock_any_is_a_wildcard_only_where_the_tests_text_puts_it():
+    from unittest import mock
+
+    def run_with_mock(tests: str, env: dict) -> bool:
+        log = strict.failure_log()
+        helpers = strict.make_namespace(log, registry=REGISTRY)
+        helpers[strict.REGISTER](mock)  # the runner does this for the modules the tests import
+        code = strict.link(compile(strict.rewrite(ast.parse(tests)), "tests.py", "exec"), helpers)
+        try:
+            exec(code, {**env, "mock": mock, "__builtins__": strict.pristine_builtins()})
+        except AssertionError:
+            return False
+        return True
+
+    assert run_with_mock("assert [got, 1] == [mock.ANY, 1]\nassert [mock.ANY, (2, mock.ANY)] == [got, (2, 3)]", {"got": 5})
+    assert not run_with_mock("assert [mock.ANY, 1] == [got, 2]", {"got": 5})
+    for tests in ("assert got == [2, mock.ANY]", "assert [got[0], mock.ANY] == [2, 3]",
+                  "assert [f(mock.ANY), 1] == [2, 1]"):
+        assert not run_with_mock(tests, {"got": [mock.ANY, mock.ANY], "f": lambda v: v}), tests
