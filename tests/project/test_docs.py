@@ -269,6 +269,18 @@ def test_fidelity_lists_every_flag_the_scan_raises():
     assert [row[0] for row in rows] == list(FLAGS)
 
 
+def test_the_corpus_counts_are_the_fixtures():
+    """docs/fidelity.md's "The corpus" counts the hack and honest fixtures of tests/hacks: a
+    fixture added without the page saying so is stale docs (it said 132 and 81 when there were 158 and 99)."""
+    text = " ".join(text_of(ROOT / "docs" / "fidelity.md").split())
+    hacks = re.search(r"tests/hacks/: (\d+) hack completions", text)
+    honest = re.search(r"(\d+) honest-but-unusual completions", text)
+    assert hacks and honest, "fidelity.md no longer counts the corpus"
+    folder = ROOT / "tests" / "hacks"
+    assert int(hacks.group(1)) == len(list(folder.glob("*.py")))
+    assert int(honest.group(1)) == len(list((folder / "honest").glob("*.py")))
+
+
 def test_the_readme_python_quick_start_runs(tmp_path):
     code = re.search(r"```python\n(.*?)```", text_of(README), re.S).group(1)
     env = {**os.environ, "RLVR_GRADE_CACHE": str(tmp_path / "cache.sqlite")}
