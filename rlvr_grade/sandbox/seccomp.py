@@ -25,7 +25,12 @@ clone), and where a call is needed but not all its uses are, the arguments decid
   which no memory cgroup of a check is charged for;
 - preadv2/pwritev2: not RWF_NOWAIT (EOPNOTSUPP, what a file system without it says): a read
   that fails instead of waiting tells whether a file's pages are in the page cache, which
-  every check's root shares (the mincore channel, without mincore).
+  every check's root shares (the mincore channel, without mincore);
+- fadvise64: every advice but POSIX_FADV_DONTNEED, which succeeds and does nothing: through
+  the root's overlays it dropped the *host's* cached pages of any file the root shows (no
+  permission is asked), slowing every other check and the host, and setting at will the
+  page-cache residency another check can sense. The advice is an int: only its low 32 bits
+  are compared, as the kernel reads it.
 
 Not listed, so refused: ptrace, process_vm_readv/writev, kcmp, pidfd_getfd (reading or writing
 another process's memory), io_setup/io_submit and io_uring (host AIO pools), inotify,
@@ -99,7 +104,7 @@ ALLOWED = {
         "lseek", "close", "close_range", "dup", "dup2", "dup3", "pipe", "pipe2", "sendfile", "copy_file_range",
         "splice", "poll", "ppoll", "select", "pselect6", "epoll_create", "epoll_create1", "epoll_ctl",
         "epoll_wait", "epoll_pwait", "epoll_pwait2", "eventfd2", "flock", "fsync", "fdatasync",
-        "ftruncate", "fallocate", "fadvise64",
+        "ftruncate", "fallocate",
     ),
     "files": (
         "open", "openat", "creat", "stat", "lstat", "fstat", "newfstatat", "statx", "statfs", "fstatfs",
@@ -133,11 +138,15 @@ FCNTLS = (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLK
 S_IFMT, S_IFIFO, S_IFREG = 0o170000, 0o010000, 0o100000
 RWF_NOWAIT = 0x8
 MAP_HUGETLB = 0x40000
+POSIX_FADV_DONTNEED = 4
+FADVICES = (0, 1, 2, 3, 5)  # NORMAL, RANDOM, SEQUENTIAL, WILLNEED, NOREUSE
+LOW_32 = 0xFFFFFFFF
 
 
 def allowed_names() -> tuple[str, ...]:
     """Every call the filter lets through, with or without argument checks."""
-    extra = ("clone", "mmap", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2")
+    extra = ("clone", "mmap", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2",
+             "fadvise64")
     return tuple(sorted({n for group in ALLOWED.values() for n in group} | set(extra)))
 
 
@@ -342,6 +351,9 @@ def compile_filter(channel_fd: int | None = None) -> Filter:
         for name in ("preadv2", "pwritev2"):  # flags: the sixth argument, an int
             rule(SCMP_ACT_ALLOW, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, 0))
             rule(SCMP_ACT_ERRNO_BASE | errno.EOPNOTSUPP, name, (5, SCMP_CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
+        for advice in FADVICES:  # fadvise64(fd, offset, len, advice)
+            rule(SCMP_ACT_ALLOW, "fadvise64", (3, SCMP_CMP_MASKED_EQ, LOW_32, advice))
+        rule(SCMP_ACT_ERRNO_BASE | 0, "fadvise64", (3, SCMP_CMP_MASKED_EQ, LOW_32, POSIX_FADV_DONTNEED))
         fd = os.memfd_create("rlvr-seccomp", 0)
         try:
             rc = lib.seccomp_export_bpf(ctx, fd)

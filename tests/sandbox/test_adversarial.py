@@ -1471,3 +1471,72 @@ def test_answers_planted_anywhere_are_unreachable_by_any_route(backend_kind, set
     finally:
         for p in planted:
             p.unlink(missing_ok=True)
+
+
+def _resident_pages(path: Path) -> int:
+    """How many of the file's pages the host's page cache holds (mincore, on the grader's side;
+    a private mapping, never touched, answers for the file's cached pages)."""
+    import ctypes
+    import mmap
+
+    size = path.stat().st_size
+    pages = (size + mmap.PAGESIZE - 1) // mmap.PAGESIZE
+    libc = ctypes.CDLL(None, use_errno=True)
+    vec = (ctypes.c_ubyte * pages)()
+    with open(path, "rb") as fh:
+        m = mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_COPY)
+    try:
+        addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+        if libc.mincore(ctypes.c_void_p(addr), ctypes.c_size_t(size), vec) != 0:
+            raise OSError(ctypes.get_errno(), "mincore")
+        return sum(b & 1 for b in vec)
+    finally:
+        del addr
+        m.close()
+
+
+def _warm_file_beside_the_harness() -> tuple[str, Path]:
+    import rlvr_harness
+
+    name = f"_rlvr_adv_cache_{uuid.uuid4().hex[:8]}.bin"
+    path = Path(rlvr_harness.__file__).parent / name
+    with open(path, "wb") as fh:
+        fh.write(os.urandom(256 << 10))
+        fh.flush()
+        os.fsync(fh.fileno())  # clean pages: DONTNEED skips dirty ones
+    path.chmod(0o644)
+    with open(path, "rb") as fh:
+        os.posix_fadvise(fh.fileno(), 0, 0, os.POSIX_FADV_WILLNEED)
+        fh.read()
+    return name, path
+
+
+def test_a_check_cannot_drop_the_hosts_cached_pages(sandbox):
+    """posix_fadvise(DONTNEED) through the root's overlays dropped the host's cached pages of the
+    shared file (no permission asked): every other check and the host read it from disk again,
+    and a check could set, at will, the residency another one senses. Refused by the seccomp
+    program's argument filter (a no-op that succeeds), upper bits of the advice included."""
+    name, planted = _warm_file_beside_the_harness()
+    try:
+        before = _resident_pages(planted)
+        assert before == 64, before
+        ex, _ = _expect(sandbox, "page_cache_evicted_on_the_host", ("fail",), NAME=name)
+        assert "advised [" in ex.stdout and f"{name}'" in ex.stdout, ex.stdout  # the calls succeeded
+        assert "other advice [0, 1, 2, 3, 5]" in ex.stdout, ex.stdout
+        assert _resident_pages(planted) == before
+    finally:
+        planted.unlink(missing_ok=True)
+
+
+def test_a_gvisor_check_cannot_drop_the_hosts_cached_pages(gvisor):
+    name, planted = _warm_file_beside_the_harness()
+    try:
+        before = _resident_pages(planted)
+        check = make_check(program("page_cache_evicted_on_the_host", NAME=name), TESTS, FOURTH_LIMITS)
+        ex = gvisor.run(check)
+        out = score(check, ex, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
+        assert name in ex.stdout, ex.stdout
+        assert _resident_pages(planted) == before
+    finally:
+        planted.unlink(missing_ok=True)
