@@ -354,7 +354,7 @@ def _root_contents(env_id: str = "") -> tuple[list[str], set[str]]:
     from rlvr_grade.sandbox.local import CHECK_PATH, world_of, world_root
 
     try:
-        layout = world_root(world_of(env_id, preload=()), "python", CHECK_PATH).layout()
+        layout = world_root(world_of(env_id, preload=()), "python", CHECK_PATH, local=True).layout()
     except (OSError, SandboxError) as exc:
         return [f"(could not list: {exc})"], set()
     top = {p.strip("/").split("/")[0] for p in [*layout.dirs, *(m for m, _ in layout.mounts), *(f for f, _ in layout.files),

@@ -50,12 +50,15 @@ def _private_result_cache(tmp_path_factory, monkeypatch, _default_env):
     """The CLI caches results in ~/.cache by default: give every test its own cache, so no
     test is served results another test (or an earlier `make test`) computed. Environments
     too: none is found that this test did not build, but the default one (hard links of the
-    session's, ~10 ms, instead of building it in every test that grades)."""
+    session's, ~10 ms, its stdlib snapshot a link to the session's, instead of building it in every test that grades)."""
     import shutil
 
     monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
     root = tmp_path_factory.mktemp("envs")
-    shutil.copytree(_default_env, root / _default_env.name, symlinks=True, copy_function=os.link)
+    shutil.copytree(_default_env, root / _default_env.name, symlinks=True, copy_function=os.link,
+                    ignore=lambda d, _names: ["stdlib"] if d == str(_default_env) else [])
+    # Its stdlib snapshot (~8,000 files) is the session's, not linked file by file per test.
+    (root / _default_env.name / "stdlib").symlink_to(_default_env / "stdlib")
     monkeypatch.setenv("RLVR_GRADE_ENVS", str(root))
 
 

@@ -35,6 +35,7 @@ _WHERE = {
     "read_note": "store",
     "remove": "store",
     "resolve": "store",
+    "stdlib_snapshot": "store",
     "write_note": "store",
 }
 __all__ = sorted(_WHERE)

@@ -3,6 +3,10 @@ atomically, and never changed after (only removed).
 
     <root>/<id>/venv/          the environment: bin/python (-> the interpreter), site-packages
     <root>/<id>/env.json       its record: lock, spec, interpreter, import names, files hash
+    <root>/<id>/stdlib/        the base interpreter's stdlib as it was when the environment was
+                               built (hard links; its own site-packages left out): what a
+                               local check is shown at the stdlib's place (stdlib_snapshot)
+    <root>/<id>/stdlib.json    where that stdlib lives on the host, and its file count
     <root>/<id>/*.json         notes other parts keep about it (a Beam image id per gateway)
     <root>/specs/<key>.json    which environment a spec was last built into (no resolving,
                                so no network, when a run names a spec already built)
@@ -396,6 +400,7 @@ def _finish(tmp: str, lock: Lock, spec: EnvSpec | None, base_interpreter: str, r
         canonical_name(d.metadata["Name"]): list(import_names(d)) for d in metadata.distributions(path=[site])
     }
     count, size, digest = files_digest(site)
+    _snapshot_stdlib(tmp, os.path.join(venv, "bin", "python"))
     _write_json(
         os.path.join(tmp, ENV_FILE),
         {
@@ -413,6 +418,90 @@ def _finish(tmp: str, lock: Lock, spec: EnvSpec | None, base_interpreter: str, r
             "installer": installer.version(),
         },
     )
+
+
+# -- the stdlib a check is shown -------------------------------------------------------------
+
+STDLIB = "stdlib"
+# The base interpreter's own site directories inside its stdlib folder: an environment's
+# packages are its own site-packages, never the base interpreter's.
+_NOT_STDLIB = frozenset(("site-packages", "dist-packages"))
+
+
+def _stdlib_of(python: str) -> str:
+    import subprocess
+
+    out = subprocess.run([python, "-I", "-S", "-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
+                         capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
+    path = out.stdout.strip()
+    if out.returncode != 0 or not os.path.isabs(path) or not os.path.isdir(path):
+        raise EnvError(f"{python}: could not find its stdlib folder ({out.stderr.strip()[-200:] or path!r})")
+    return os.path.realpath(path)
+
+
+def _snapshot_stdlib(folder: str, python: str) -> tuple[str, str]:
+    """Write `folder`/stdlib (hard links, copies across filesystems, of every file of
+    `python`'s stdlib folder but its own site-packages, and of each bytecode file only beside
+    its source) and `folder`/stdlib.json. The files the interpreter ships are those there when
+    the environment is built: a file put into the stdlib folder later is in no check's root."""
+    from rlvr_grade.sandbox.root import _link_or_copy
+
+    stdlib = _stdlib_of(python)
+    dst_top = os.path.join(folder, STDLIB)
+    tmp = tempfile.mkdtemp(dir=folder, prefix=".stdlib-")
+    count = 0
+    try:
+        for dirpath, dirnames, filenames in os.walk(stdlib):
+            rel = os.path.relpath(dirpath, stdlib)
+            if rel == ".":
+                dirnames[:] = [d for d in dirnames if d not in _NOT_STDLIB]
+            dirnames.sort()
+            dst = os.path.join(tmp, rel) if rel != "." else tmp
+            os.makedirs(dst, mode=0o755, exist_ok=True)
+            os.chmod(dst, 0o755)
+            for name in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+                os.symlink(os.readlink(os.path.join(dirpath, name)), os.path.join(dst, name))
+                dirnames.remove(name)
+            sources = set(filenames) if os.path.basename(dirpath) != "__pycache__" else set(
+                os.listdir(os.path.dirname(dirpath)))
+            for name in sorted(filenames):
+                src = os.path.join(dirpath, name)
+                if os.path.basename(dirpath) == "__pycache__" and name.split(".", 1)[0] + ".py" not in sources:
+                    continue  # bytecode of no source the interpreter ships
+                if os.path.islink(src):
+                    os.symlink(os.readlink(src), os.path.join(dst, name))
+                elif os.path.isfile(src):
+                    _link_or_copy(src, os.path.join(dst, name))
+                    count += 1
+        os.chmod(tmp, 0o755)
+        os.rename(tmp, dst_top)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _write_json(os.path.join(folder, STDLIB + ".json"), {"stdlib": stdlib, "files": count})
+    return stdlib, dst_top
+
+
+def stdlib_snapshot(env: Environment) -> tuple[str, str]:
+    """(the host folder of `env`'s base interpreter's stdlib, its snapshot in the environment:
+    what a local check is shown at that folder's place). An environment built before snapshots
+    existed gets one now, once: the files in the stdlib folder at its first use."""
+    try:
+        with open(os.path.join(env.path, STDLIB + ".json"), encoding="utf-8") as fh:
+            stdlib = json.load(fh)["stdlib"]
+        if os.path.isdir(os.path.join(env.path, STDLIB)):
+            return stdlib, os.path.join(env.path, STDLIB)
+    except (OSError, ValueError, KeyError):
+        pass
+    with _locked(os.path.dirname(env.path), env.id):
+        if os.path.isfile(os.path.join(env.path, STDLIB + ".json")) and os.path.isdir(os.path.join(env.path, STDLIB)):
+            return stdlib_snapshot(env)
+        left = os.path.join(env.path, STDLIB)  # a half-made one (or a link to one)
+        if os.path.islink(left):
+            os.unlink(left)
+        else:
+            shutil.rmtree(left, ignore_errors=True)
+        return _snapshot_stdlib(env.path, env.interpreter)
 
 
 # -- the default environment -------------------------------------------------------------------

@@ -117,13 +117,34 @@ class PreloadRefused(SandboxError):
 class World:
     """What a seed runs in: an environment's interpreter (`env_id` "" is the default
     environment), the modules it imports before forking (`preload`) and the environment's own
-    libraries, asked what raw-memory modules they need whatever `preload` is (`needs`)."""
+    libraries, asked what raw-memory modules they need whatever `preload` is (`needs`). `venv`
+    is the environment's venv folder and `stdlib` (the base interpreter's stdlib folder, the
+    environment's snapshot of it: envs.stdlib_snapshot): what a seed with fixed names shows
+    at root.ENV_AT and at the stdlib's place (`shown`)."""
 
     env_id: str
     python: str
     preload: tuple[str, ...]
     label: str
     needs: tuple[str, ...] = ()
+    venv: str = ""
+    stdlib: tuple[str, str] | None = None
+
+    @property
+    def fixed_names(self) -> bool:
+        """Whether this world's seeds start with fixed names (`shown`): the environment is a
+        venv with a stdlib snapshot, and the grader is root (the seed's own mount namespace)."""
+        return bool(self.venv and self.stdlib) and os.geteuid() == 0
+
+    def shown(self) -> list[tuple[str, str]]:
+        """(the name a seed and its checks see, the host folder behind it): the venv at
+        root.ENV_AT, the grader's two packages at root.HARNESS_AT (only the harness is in a
+        check's root), the stdlib snapshot at the stdlib folder's own name."""
+        from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
+
+        assert self.stdlib is not None
+        return [(ENV_AT, self.venv), (f"{HARNESS_AT}/rlvr_grade", os.path.realpath(PACKAGE_DIR)),
+                (f"{HARNESS_AT}/rlvr_harness", os.path.realpath(HARNESS_DIR)), self.stdlib]
 
 
 # Imported by the pytest-warm seed anyway (warm_up), never by the lean one (a lean worker with
@@ -144,17 +165,34 @@ def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None,
     own = tuple(n for n in env.preload if n not in _PYTEST_NAMES)
     chosen = own if preload is None else tuple(preload)
     label = "default" if env.default else (env.names[0] if env.names else env.short_id)
-    return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label, needs=own)
+    venv = os.path.dirname(os.path.dirname(env.interpreter))
+    venv = venv if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else ""
+    return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label, needs=own, venv=venv,
+                 stdlib=envs.stdlib_snapshot(env) if venv else None)
 
 
 _ROOTS: dict[tuple[str, str, str], Any] = {}
 
 
-def world_root(world: World, language: str = "python", check_path: str = CHECK_PATH):
+def world_root(world: World, language: str = "python", check_path: str = CHECK_PATH, local: bool = False):
     """The root (sandbox/root.Root) of a check in `language` run in `world`, as that world's
-    own interpreter lists it (root.root_for there: its stdlib, its site-packages, the harness),
-    the very list a local worker of that environment mounts. For the gVisor backend and
-    doctor, which do not run in the environment's interpreter themselves."""
+    own interpreter lists it on the host (root.root_for there: its stdlib, its site-packages,
+    the harness). For the gVisor backend and doctor, which do not run in the environment's
+    interpreter themselves. `local`: as a local worker of that environment mounts it, which
+    lists it in its seed's world (World.shown): the venv at root.ENV_AT, the stdlib
+    snapshot at the stdlib's place."""
+    found = _host_root(world, language, check_path)
+    if not (local and world.fixed_names):
+        return found
+    from rlvr_grade.sandbox import root
+
+    stdlib, snapshot = world.stdlib
+    return root.Root(dirs=tuple(d for d in found.dirs if not root.inside(d, stdlib)) + (snapshot,), files=found.files,
+                     hidden=tuple(h for h in found.hidden if not root.inside(h, stdlib)),
+                     moved=found.moved + ((world.venv, root.ENV_AT), (snapshot, stdlib)))
+
+
+def _host_root(world: World, language: str, check_path: str):
     import json
 
     from rlvr_grade.sandbox import root
@@ -271,19 +309,32 @@ class _Seed:
 
         self.close()
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        code = boot_code("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r, %r)"
-                         % (theirs.fileno(), self.warm, self.world.preload, self.world.label, self.world.needs))
+        call = ("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r, %r)"
+                % (theirs.fileno(), self.warm, self.world.preload, self.world.label, self.world.needs))
+        python, code, preexec = self.world.python, boot_code(call), _die_with_parent
+        if self.world.fixed_names:
+            # The seed starts in its own world (mounts.enter_world): its interpreter is
+            # ENV_AT/bin/python, so sys.prefix, sys.path, every module's file and the files it
+            # maps are named as in a check's root, never after the cache folder or checkout.
+            import functools
+
+            from rlvr_grade.sandbox import mounts  # noqa: F401 - imported here, not in the forked child
+            from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
+
+            python = os.path.join(ENV_AT, "bin", os.path.basename(self.world.python))
+            code = boot_code(call, inside=True)
+            preexec = functools.partial(_enter_world, self.world.shown(), (ENV_AT, HARNESS_AT))
 
         def popen() -> subprocess.Popen:
             return subprocess.Popen(
-                [self.world.python, "-s", "-c", code],
+                [python, "-s", "-c", code],
                 pass_fds=(theirs.fileno(),),
                 env=_zygote_env(),
                 cwd="/",
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
+                preexec_fn=preexec,
             )
 
         try:
@@ -510,6 +561,13 @@ def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
     from rlvr_grade.sandbox import linux
 
     linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _enter_world(shown: list[tuple[str, str]], own: tuple[str, ...]) -> None:  # pragma: no cover - between fork and exec
+    from rlvr_grade.sandbox import mounts
+
+    _die_with_parent()
+    mounts.enter_world(shown, own)
 
 
 _instances = itertools.count()

@@ -168,3 +168,64 @@ def tmp_resident(layout: Layout) -> list[str]:
     paths = list(layout.dirs) + [p for p, _ in layout.mounts] + [p for p, _ in layout.files] + [p for p, _ in layout.links]
     tops = {"/tmp/" + p[len("/tmp/"):].split("/", 1)[0] for p in paths if p.startswith("/tmp/")}
     return sorted(t for t in tops if t in layout.dirs or any(t == m for m, _ in layout.mounts))
+
+
+def enter_world(shown: list[tuple[str, str]], own: tuple[str, ...]) -> None:
+    """Give the calling process (a seed, between fork and exec: root, single-threaded) a mount
+    namespace of its own that is the host's with `shown` added: (path, host directory) pairs
+    bound there (the environment's venv at root.ENV_AT, the grader's packages at
+    root.HARNESS_AT, the environment's stdlib snapshot over the stdlib folder). Its root is a
+    small read-only tmpfs holding the host's top-level entries (each bound, recursively, or the
+    same symlink), so names the host has no folder for exist without writing to the host's /.
+    `own` are the top-level folders that are the world's, not the host's (a host's own /env is
+    not in it). Slave propagation: the host's later mounts reach it, none of its own the host."""
+    import stat
+
+    linux.unshare(linux.CLONE_NEWNS)
+    linux.mount(None, "/", None, linux.MS_REC | linux.MS_SLAVE)
+    tops: dict[str, tuple[str, str | int]] = {}
+    for name in os.listdir("/"):
+        path = "/" + name
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            tops[name] = ("link", os.readlink(path))
+        elif stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
+            tops[name] = ("dir" if stat.S_ISDIR(st.st_mode) else "file", os.open(path, os.O_PATH | os.O_CLOEXEC | os.O_NOFOLLOW))
+    held = {src: os.open(src, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) for _, src in shown}
+    linux.mount("tmpfs", STAGE, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, "size=64k,mode=755")
+    taken = {p.strip("/") for p in own}
+    stage_top = STAGE.strip("/").split("/")[0]
+    # The stage's own folder first: its recursive bind copies the stage mounted on it too, which
+    # is then taken off again (the host's /tmp, not the stage, is the world's /tmp).
+    for name, (kind, what) in sorted(tops.items(), key=lambda t: t[0] != stage_top):
+        at = os.path.join(STAGE, name)
+        if name in taken:
+            continue
+        if kind == "link":
+            os.symlink(what, at)
+            continue
+        if kind == "dir":
+            os.mkdir(at, 0o755)
+        else:
+            with open(at, "w"):
+                pass
+        linux.mount(f"/proc/self/fd/{what}", at, None, linux.MS_BIND | linux.MS_REC)
+        if name == stage_top and kind == "dir":
+            while os.stat(at).st_dev == os.stat(STAGE).st_dev:
+                linux.umount(at, MNT_DETACH)
+    for path in own:
+        os.mkdir(os.path.join(STAGE, path.strip("/")), 0o755)
+    for path, src in sorted(shown, key=lambda p: len(p[0])):
+        at = os.path.join(STAGE, path.lstrip("/"))
+        os.makedirs(at, mode=0o755, exist_ok=True)
+        linux.mount(f"/proc/self/fd/{held[src]}", at, None, linux.MS_BIND | linux.MS_REC)
+    for _kind, what in tops.values():
+        if isinstance(what, int):
+            os.close(what)
+    for fd in held.values():
+        os.close(fd)
+    linux.mount(None, STAGE, None, linux.MS_REMOUNT | linux.MS_RDONLY | linux.MS_NOSUID | linux.MS_NODEV)
+    os.chdir(STAGE)
+    linux.pivot_root(".", ".")
+    linux.umount(".", MNT_DETACH)
+    os.chdir("/")

@@ -1,7 +1,7 @@
 # Looks for the grader's own folders ($PATHS: its checkout or site-packages holding rlvr_grade
 # and rlvr_harness, the run's working directory, and under gVisor the environment's cache
 # folder) everywhere a check can read them without leaving its root: the mount table, its
-# command line and environment, sys.path and the interpreter's prefix and executable, every
+# command line and environment, the files mapped into it (extension modules the seed loaded), sys.path and the interpreter's prefix and executable, every
 # module's file, the file names in the code on its stack and in every function alive, a
 # traceback through the harness, and the root's listing. Any of them found is a leak.
 import gc
@@ -20,7 +20,7 @@ def look(where, text):
             seen.append(f"{where}: {p}")
 
 
-for path in ("/proc/self/mountinfo", "/proc/self/mounts", "/proc/self/cmdline", "/proc/self/environ"):
+for path in ("/proc/self/mountinfo", "/proc/self/mounts", "/proc/self/cmdline", "/proc/self/environ", "/proc/self/maps"):
     try:
         with open(path, "rb") as fh:
             look(path, fh.read().decode("utf-8", "replace").replace("\0", " "))

@@ -480,3 +480,38 @@ def test_a_real_build_from_the_package_index():
             pytest.skip(f"the package index is not reachable: {exc}")
         raise
     assert env.lock.version_of("six") == "1.17.0" and env.preload == ("six",)
+
+
+def test_the_stdlib_a_check_is_shown_is_what_the_folder_held_when_the_environment_was_built(tmp_path):
+    """envs.stdlib_snapshot: the base interpreter's stdlib as built, its own site-packages left
+    out and bytecode only beside a source; a file put into the stdlib folder afterwards (an
+    answer file, or a .pyc of no module) is not in it (issue 16: the stdlib by allowlist)."""
+    import sysconfig
+    import uuid
+
+    env = envs.default_environment()
+    stdlib, snapshot = envs.stdlib_snapshot(env)
+    assert stdlib == os.path.realpath(sysconfig.get_paths()["stdlib"]) and snapshot == os.path.join(env.path, "stdlib")
+    for name in ("os.py", "json/__init__.py", "lib-dynload"):
+        assert os.path.exists(os.path.join(snapshot, name)), name
+    assert not os.path.exists(os.path.join(snapshot, "site-packages"))
+    assert all(f.split(".", 1)[0] + ".py" in os.listdir(os.path.join(snapshot, "json"))
+               for f in os.listdir(os.path.join(snapshot, "json", "__pycache__")))
+    token = f"rlvr-answer-{uuid.uuid4().hex[:12]}"
+    planted = [Path(stdlib) / f"{token}.ans", Path(stdlib) / "__pycache__" / f"{token}.cpython-311.pyc"]
+    try:
+        for p in planted:
+            p.write_text("42")
+        assert envs.stdlib_snapshot(env) == (stdlib, snapshot)
+        assert not any(token in f for _d, _s, files in os.walk(snapshot) for f in files)
+        # An environment without one (built before snapshots) gets one at its first use: then
+        # the folder's files at that time, bytecode still only beside a source.
+        import shutil
+
+        os.unlink(snapshot) if os.path.islink(snapshot) else shutil.rmtree(snapshot)  # the session's: a link
+        os.unlink(os.path.join(env.path, "stdlib.json"))
+        assert envs.stdlib_snapshot(env) == (stdlib, snapshot)
+        assert not os.path.exists(os.path.join(snapshot, "__pycache__", f"{token}.cpython-311.pyc"))
+    finally:
+        for p in planted:
+            p.unlink(missing_ok=True)

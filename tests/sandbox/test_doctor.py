@@ -46,7 +46,10 @@ def test_doctor_shows_every_protection_active_here():
 
     root = report["root"]
     assert any(line.startswith(os.path.realpath(sys.executable)) for line in root), root
-    assert f"{os.path.realpath(sysconfig.get_paths()['stdlib'])}/ (directory)" in root, root
+    # The stdlib at its own name, from the environment's snapshot (envs.stdlib_snapshot), not the folder.
+    stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    assert any(line.startswith(f"{stdlib}/ (directory, from ") and line.endswith("/stdlib)") for line in root), root
+    assert any(line.startswith("/env/lib/") and "site-packages/ (directory, from " in line for line in root), root
     assert "/etc/ld.so.cache" in root and any(" -> " in line for line in root)
     # ... and files planted where a training box keeps things were all absent inside it.
     planted = {os.path.dirname(p) for p in report["planted_and_absent"]}
