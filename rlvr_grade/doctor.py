@@ -458,4 +458,9 @@ def _judge(seen: dict, facts: dict, isolation: dict, host_ns: dict, accepted: in
         f"{seen['grader_environ']}",
         f"visible: planted {present}, secrets {leaks}, unlisted top-level {extra_top}, /sys {seen['sys']}, "
         f"/proc {proc_extra}, own memory {seen['self_mem']}, grader environ {seen['grader_environ']}: {none_reason}")
+    shared = isolation.get("shared_inodes") or []
+    add("own inodes per slot", bool(isolation.get("isolated")) and not shared,
+        "the root's files and /dev's nodes are each slot's own (overlays, mknod): a lock or lease on one crosses no check",
+        f"the host's inodes, shared by every check: {', '.join(shared)} (a lock on one crosses concurrent checks)"
+        if shared else none_reason)
     return out

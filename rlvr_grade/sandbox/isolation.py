@@ -67,6 +67,9 @@ class Template:
     proc_options: str
     devices: str
     tmp_keep: tuple[str, ...] = ()
+    # Shown through bind mounts (overlayfs refused them): their inodes are the host's, shared by
+    # every slot, so a lock, lease or futex on one of their files crosses checks.
+    bound: tuple[str, ...] = ()
 
 
 def join_cgroup(dirs: list[str]) -> None:
@@ -108,7 +111,8 @@ def make_template(plan: IsolationPlan, layout: Layout, farm: str) -> Template:
             ns = os.open("/proc/self/ns/mnt", os.O_RDONLY | os.O_CLOEXEC)  # before /proc goes
             linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
             built = mounts.build(layout, farm, plan.check_uid, userns=plan.mode == "userns")
-            info = json.dumps({"overlay": built.overlay, "proc": built.proc_options, "devices": built.devices})
+            info = json.dumps({"overlay": built.overlay, "proc": built.proc_options, "devices": built.devices,
+                               "bound": list(built.bound)})
             socket.send_fds(theirs, [b"ok " + info.encode()], [ns])
             code = 0
         except BaseException as exc:  # noqa: BLE001 - reported to the worker, which raises
@@ -128,7 +132,7 @@ def make_template(plan: IsolationPlan, layout: Layout, farm: str) -> Template:
         os.set_inheritable(fds[0], False)
         info = json.loads(msg[3:])
         return Template(fd=fds[0], layout=layout, farm=farm, overlay=info["overlay"], proc_options=info["proc"],
-                        devices=info["devices"], tmp_keep=tuple(mounts.tmp_resident(layout)))
+                        devices=info["devices"], tmp_keep=tuple(mounts.tmp_resident(layout)), bound=tuple(info["bound"]))
     finally:
         ours.close()
         os.waitpid(pid, 0)

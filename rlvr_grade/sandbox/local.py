@@ -867,6 +867,7 @@ class LocalBackend(Backend):
             feats["level"] = "userns"
         else:
             full = bool(self._slots) and "cgroup" in self._slots[0].features and not str(
-                self._slots[0].features.get("seccomp", "off")).startswith("off")
+                self._slots[0].features.get("seccomp", "off")).startswith("off") and not self._slots[0].features.get(
+                "shared_inodes")
             feats["level"] = "full" if full else "partial"
         return feats

@@ -45,6 +45,7 @@ class Built:
     overlay: bool
     proc_options: str
     devices: str  # "own nodes" (mknod) or "bound from the host" (user namespace mode)
+    bound: tuple[str, ...] = ()  # shown directories overlayfs refused, bound: the host's inodes
 
 
 def _escape(path: str) -> str:
@@ -91,14 +92,16 @@ def build(layout: Layout, farm: str, uid: int, userns: bool) -> Built:
     def at(path: str) -> str:
         return os.path.join(new, path.lstrip("/"))
 
+    bound = [] if overlay else [farm]
     for path, src in layout.mounts:
         if overlay:
             try:
                 _overlay(src_path(src), empty, at(path))
                 continue
             except OSError:
-                pass  # e.g. a lower layer on a filesystem overlayfs refuses: bind it
+                pass  # e.g. a lower layer overlayfs refuses (stacked too deep): bind it, and say so
         linux.mount(src_path(src), at(path), None, linux.MS_BIND | linux.MS_REC)
+        bound.append(path)
     for path in layout.hidden:
         linux.mount(empty, at(path), None, linux.MS_BIND)
     users, groups = passwd(uid)
@@ -123,7 +126,7 @@ def build(layout: Layout, farm: str, uid: int, userns: bool) -> Built:
     linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID | linux.MOUNT_ATTR_NODEV)
     # Device nodes must open: /dev alone keeps them (read-only still: nothing can be added).
     linux.mount_setattr_recursive("/dev", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID, clear=linux.MOUNT_ATTR_NODEV)
-    return Built(overlay=overlay, proc_options=proc_options, devices=devices)
+    return Built(overlay=overlay, proc_options=proc_options, devices=devices, bound=tuple(bound))
 
 
 def _make_dev(dev: str, userns: bool) -> str:

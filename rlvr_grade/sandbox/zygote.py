@@ -94,10 +94,14 @@ class Zygote:
             if cfg.mode == "root" and cfg.c_setup and c_setup_problem():
                 self.features["setup_warning"] = c_setup_problem()
             t = self.templates["python"]
+            shared = [*t.bound, *(["/dev's nodes"] if t.devices != "own nodes" else [])]
+            inodes = "own overlay inodes per slot" if not t.bound else (
+                f"bind mounts of {', '.join(t.bound)}: inodes shared with the host and every slot")
             self.features["filesystem"] = (
-                f"allowlisted root ({len(t.layout.mounts)} directories, {len(t.layout.files)} files; "
-                f"{'own overlay inodes per slot' if t.overlay else 'bind mounts: inodes shared with the host'}), "
+                f"allowlisted root ({len(t.layout.mounts)} directories, {len(t.layout.files)} files; {inodes}), "
                 f"read-only; private tmpfs /tmp; /proc {t.proc_options or 'full'}; /dev: {t.devices}")
+            if shared:  # not full isolation: a lock on one of their files crosses concurrent checks
+                self.features["shared_inodes"] = shared
             # Every isolated check gets the same environment and default signal dispositions:
             # set them here, once, and each child inherits them. Done per child they cost
             # ~1 ms of copy-on-write faults (os.environ's Python-level bookkeeping, 3 handlers).
@@ -127,7 +131,7 @@ class Zygote:
             try:
                 self.filter = seccomp.compile_filter_apart(self.chan)  # once: loading it per check is ~0.2 ms
                 self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
-                                            "clone, prctl, ioctl, fcntl, socket, mknod, preadv2); everything else refused; "
+                                            "clone, prctl, ioctl, fcntl, socket, mknod, mmap, preadv2, fadvise64); everything else refused; "
                                             "the result channel cannot be replaced or closed")
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"

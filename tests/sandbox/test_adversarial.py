@@ -1541,3 +1541,52 @@ def test_a_gvisor_check_cannot_drop_the_hosts_cached_pages(gvisor):
         assert _resident_pages(planted) == before
     finally:
         planted.unlink(missing_ok=True)
+
+
+@pytest.fixture()
+def too_deep_for_an_overlay():
+    """A directory under /tmp that is an overlay of an overlay: overlayfs stacks two deep at
+    most, so a worker cannot overlay it again and binds it (a venv in a nested container's
+    checkout sits on such a filesystem). Holds one shared file; unmounted after."""
+    import subprocess
+
+    base = Path(tempfile.mkdtemp(prefix="rlvr-adv-deep-", dir="/var/tmp"))
+    layers = [base / n for n in ("files", "empty1", "empty2")]
+    for d in layers:
+        d.mkdir()
+    (layers[0] / "shared.txt").write_text("42\n")
+    (layers[0] / "shared.txt").chmod(0o644)
+    base.chmod(0o755)
+    one = Path(tempfile.mkdtemp(prefix="rlvr-adv-deep1-", dir="/tmp"))
+    two = Path(tempfile.mkdtemp(prefix="rlvr-adv-deep2-", dir="/tmp"))
+    mounted = []
+    try:
+        for target, lower in ((one, f"{layers[0]}:{layers[1]}"), (two, f"{one}:{layers[2]}")):
+            if subprocess.run(["mount", "-t", "overlay", "overlay", "-o", f"lowerdir={lower}", str(target)]).returncode:
+                pytest.skip("cannot stack overlays here")
+            mounted.append(target)
+        yield two
+    finally:
+        for target in reversed(mounted):
+            subprocess.run(["umount", "-l", str(target)], check=False)
+        for d in (one, two):
+            d.rmdir()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_root_shown_through_bind_mounts_is_not_called_full_isolation(host, setup_path, too_deep_for_an_overlay):
+    """Where overlayfs refuses a shown directory, the worker binds it: its files are the host's
+    inodes, shared by every slot, and a flock on one of them carried a bit between two
+    concurrent checks (measured: lock_sender/lock_receiver on its file), while isolation() said
+    "own overlay inodes per slot" and level "full". Now it names the bound directories, the
+    level is "partial" (doctor's "own inodes per slot" reads the same: tests/sandbox/test_doctor.py)."""
+    deep = str(too_deep_for_an_overlay)
+    backend = _backend(host, seccomp=True, c_setup=setup_path == "c", concurrency=1, tmp_keep=[deep])
+    try:
+        iso = backend.isolation()
+        ex, out = Harness(backend).run(f"import os\nprint(sorted(os.listdir({deep!r})))\nescaped = lambda: False\n")
+    finally:
+        backend.close()
+    assert "['shared.txt']" in ex.stdout, ex.stdout  # the directory is in the root
+    assert deep in iso.get("shared_inodes", []), iso
+    assert iso["level"] == "partial" and "inodes shared with the host" in iso["filesystem"], iso

@@ -26,7 +26,7 @@ HELPERS = TESTS / "helpers"
 NAMES = {
     "network", "mount namespace", "read-only root", "private /tmp", "pid namespace", "ipc namespace", "uts namespace",
     "uid drop", "no_new_privs", "seccomp", "memory cgroup", "pids cgroup", "cpu accounting", "cgroup version",
-    "rlimits", "allowlisted root",
+    "rlimits", "allowlisted root", "own inodes per slot",
 }
 
 
@@ -147,6 +147,8 @@ def test_unprivileged_grader_gets_namespaces_through_a_user_namespace(public_src
     for name in ("memory cgroup", "pids cgroup", "cpu accounting", "cgroup version"):
         assert not doc[name][0] and "not root" in doc[name][1], (name, doc[name])
     assert "grader's own uid" in doc["uid drop"][1]
+    # /dev's nodes are the host's, bound (no mknod without privilege): a lock on one crosses checks
+    assert not doc["own inodes per slot"][0] and "/dev's nodes" in doc["own inodes per slot"][1], doc["own inodes per slot"]
     assert out["refuses"] is False
 
 
