@@ -1418,16 +1418,16 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         class's `__eq__` reads that name (its code's co_names): Python's `==` compares what the
         `__eq__` reads, and a name it reads is compared here too."""
         caches = set()
-        eq_names: Any = ()
+        eq_names: Any = missing  # the co_names of the first __eq__ up the MRO (None: not a function)
         for cls in mro_of(t):
             d = class_dict(cls)
             for name, member in mp_copy(d).items():
                 if _type(member) is cached_property and _type(name) is _str:
                     caches.add(name)
             fn = d.get("__eq__")
-            if fn is not None and eq_names == ():
+            if fn is not None and eq_names is missing:
                 eq_names = getters["__code__"](fn).co_names if _type(fn) is function_type else None
-        if not caches or eq_names is None:
+        if not caches or eq_names is None or eq_names is missing:
             return da, db
         drop = {k for k in caches if (k in da) != (k in db) and k not in eq_names}
         if not drop:
