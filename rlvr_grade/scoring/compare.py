@@ -194,7 +194,18 @@ def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None,
 
 
 def _typed_key(k: Any) -> Any:
-    return (type(k).__name__ if type(k) is not int and type(k) is not float else "num", k)
+    """A set element or dict key as a value whose equality is values_equal's: bool apart from
+    int all the way down (a tuple or frozenset inside compared by Python's == said
+    `(True, 2) == (1, 2)`: red team rtv), int and float by value, NaN equal to nothing (the
+    decoder gives every NaN as the same object, which a set finds by identity)."""
+    t = type(k)
+    if t is tuple:
+        return ("tuple", tuple(_typed_key(x) for x in k))
+    if t is frozenset:
+        return ("frozenset", frozenset(_typed_key(x) for x in k))
+    if t is float and math.isnan(k):
+        return ("nan", object())
+    return (t.__name__ if t is not int and t is not float else "num", k)
 
 
 def _typed(s: Any) -> set:

@@ -112,6 +112,18 @@ def test_strict_equality():
 
 
 # -- through the sandbox -------------------------------------------------------------------------
+def test_bool_is_not_int_inside_set_elements_and_dict_keys():
+    """Red team rtv: a tuple or frozenset inside a set or a dict key was compared with Python's
+    ==, where (True, 2) == (1, 2): True != 1 held only at the top. NaN keys never equal (the
+    decoder gives every NaN as one object, which a set finds by identity)."""
+    assert not values_equal({(True, 2)}, {(1, 2)}) and values_equal({(1, 2)}, {(1, 2)})
+    assert not values_equal({(True,): "a"}, {(1,): "a"}) and values_equal({(1.0,): "a"}, {(1,): "a"})
+    assert not values_equal({frozenset({True})}, {frozenset({1})}) and values_equal({frozenset({1})}, {frozenset({1.0})})
+    assert not values_equal({((1, False),)}, {((1, 0),)}) and values_equal({((1, "x"),)}, {((1, "x"),)})
+    nan = decode({"$float": "nan"})
+    assert not values_equal({nan}, {nan}) and not values_equal({nan: 1}, {nan: 1})
+
+
 @requires_root
 def test_functions_and_solution_methods(grader):
     rows = [
