@@ -1813,7 +1813,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return holds_objects(x) and someones(x.tolist(), depth + 1)
         return is_heap(t) and kind(x) is UNTRUSTED and not library_class(t) and not is_mark(t)
 
-    def call(owner: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    def call(owner: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
         """`owner.name(...)` as the tests wrote it (`np.allclose(out, exp)`, `x.append(y)`).
         A module's function is the one it had before the candidate ran (a candidate that patches
         `math.isclose` while answering the first assert does not answer the next ones). A
@@ -1993,7 +1993,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     iter_callers = {"starmap": (0, None), "takewhile": (0, None), "dropwhile": (0, None), "filterfalse": (0, None),
                     "accumulate": (1, "func"), "groupby": (1, "key")}
 
-    def iterate(f: Any, *args: Any, **kwargs: Any) -> Any:
+    def iterate(f: Any, /, *args: Any, **kwargs: Any) -> Any:
         """`map(fn, ...)`, `filter(fn, ...)`, `iter(fn, sentinel)` as the tests wrote them."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
@@ -2039,7 +2039,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     table_for = unittest_asserts
     type_dict_get = class_dict
 
-    def unittest_call(testcase: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    def unittest_call(testcase: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
         """`self.<name>(...)` of a TestCase method, rewritten: the strict implementation."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
