@@ -9,7 +9,7 @@ import sys
 import traceback
 from typing import Any, Callable
 
-from rlvr_harness import strict
+from rlvr_harness import provenance, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
@@ -116,14 +116,26 @@ def _make_guard(payload: dict[str, Any] | None = None, protected: tuple[str, ...
     return g
 
 
-def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str], builtin_names: dict[str, Any]) -> dict[str, Any]:
+def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str], builtin_names: dict[str, Any],
+                   modules: dict[str, Any] | None = None) -> dict[str, Any]:
     """The globals the test code runs in: the solution's names and pristine builtins (made
     before the candidate ran; the strict helpers are constants of the test code, see
     strict.link). A solution name that shadows a builtin
     (`def sorted(...)`, `abs = ...`) is hidden from the tests when they also use another
     solution function (that one is the subject and the builtin is the test's tool); a lone
     shadowing function is the subject itself (MBPP's `def sum(a, b)` with `assert sum(10, 15)
-    == 6`). `used`: every name the tests mention."""
+    == 6`). `used`: every name the tests mention, and `name.attr` for each attribute they
+    read of a name.
+
+    A name the tests use as a module gets the module (`modules`: sys.modules as restored,
+    before the tests run): tests that call `math.isclose(...)` relying on the program's
+    `import math` meant the standard library's, and a program that binds `math` to an object
+    of its own (a ModuleType, a SimpleNamespace, a class whose `isclose` says True) decided
+    the verdict (red team rtv, module_name_bound_to_a_fake). The rule: where the program's
+    value for `name` is not the module sys.modules holds under that name, and the tests read
+    an attribute of `name` that the module has, the tests get the module; a module object of
+    the program's under any other name (an alias, `np`) that is not the one sys.modules holds
+    under its own `__name__` is replaced by that one, or hidden when there is none."""
     subjects = {k for k in used if k in solution_ns and k not in builtin_names and callable(solution_ns[k])}
     ns: dict[str, Any] = {}
     for name, value in solution_ns.items():
@@ -132,9 +144,43 @@ def test_namespace(solution_ns: dict[str, Any], used: frozenset[str] | set[str],
         if name in builtin_names and subjects:
             continue
         ns[name] = value
+    if modules is not None:
+        _modules_as_modules(ns, used, modules)
     ns["__name__"] = "__main__"
     ns["__builtins__"] = builtin_names
     return ns
+
+
+def _modules_as_modules(ns: dict[str, Any], used: frozenset[str] | set[str], modules: dict[str, Any], *,
+                        _type=type, _module_type=type(sys), _issubclass=issubclass,
+                        _module_dict=type(sys).__dict__["__dict__"].__get__, _get=dict.get, _str=str,
+                        _partition=str.partition) -> None:
+    """test_namespace's module rule, on the namespace `ns` the tests will run in. Reads the
+    program's values through type's and the module type's own getters: nothing of the
+    program's runs."""
+    attrs: dict[str, list[str]] = {}
+    for entry in used:
+        root, dot, attr = _partition(entry, ".")
+        if dot:
+            attrs.setdefault(root, []).append(attr)
+    for root, read in attrs.items():
+        if root not in ns:
+            continue
+        value = ns[root]
+        real = _get(modules, root)
+        if _type(real) is _module_type and value is not real:
+            held = _module_dict(real)
+            if any(a in held for a in read):
+                ns[root] = real
+                continue
+        if _issubclass(_type(value), _module_type):
+            own = _get(_module_dict(value), "__name__")
+            real = _get(modules, own) if _type(own) is _str else None
+            if value is not real:
+                if _type(real) is _module_type:
+                    ns[root] = real
+                else:
+                    del ns[root]
 
 
 def test_imports(tree: ast.Module) -> list[str]:
@@ -480,6 +526,56 @@ def _module_sets(tests: str) -> tuple[tuple[str, str], ...]:
     return tuple(sorted({pair for stmt in tree.body if not isinstance(stmt, defs) for pair in _sets_attributes(stmt)}))
 
 
+def _module_bindings(tests: str) -> tuple[tuple[str, str, str], ...]:
+    """(name, module, attribute) for each name a pytest module's top level binds by an import
+    and nowhere else: `import a.b` -> ("a", "a", ""), `import a.b as c` -> ("c", "a.b", ""),
+    `from a import b as c` -> ("c", "a", "b") (kept only where a.b is a module, see
+    run_pytest). A name the module also assigns, defines or imports twice is the tests' to
+    rebind and is left out."""
+    try:
+        tree = ast.parse(tests)
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    found: dict[str, tuple[str, str, str]] = {}
+    other: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for a in stmt.names:
+                name = a.asname or a.name.split(".")[0]
+                (other.add(name) if name in found else found.__setitem__(name, (name, a.name if a.asname else name, "")))
+        elif isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+            for a in stmt.names:
+                if a.name == "*":
+                    continue
+                name = a.asname or a.name
+                (other.add(name) if name in found else found.__setitem__(name, (name, stmt.module, a.name)))
+        else:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                    other.add(node.id)
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    other.add(node.name)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    other.update(node.names)
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    other.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return tuple(v for k, v in sorted(found.items()) if k not in other)
+
+
+def _bound_modules(bindings: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, Any], ...]:
+    """(name, module) for the bindings whose import gives a module, resolved now (before the
+    candidate runs; the restorer has imported the tests' modules)."""
+    module_type = type(sys)
+    out = []
+    for name, module, attr in bindings:
+        held = sys.modules.get(module)
+        if attr:
+            held = sys.modules.get(f"{module}.{attr}") or (vars(held).get(attr) if type(held) is module_type else None)
+        if type(held) is module_type:
+            out.append((name, held))
+    return tuple(out)
+
+
 def _dotted(node: ast.AST) -> str:
     """`a.b.c` as "a.b.c" for a chain of names and attributes, else ""."""
     parts: list[str] = []
@@ -589,6 +685,8 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
             chain = _dotted(n)
             if chain:
                 chains.append(chain)
+                if isinstance(n.value, ast.Name):
+                    used.add(f"{n.value.id}.{n.attr}")  # a name read as a module (test_namespace)
         for child in ast.iter_child_nodes(n):
             if not literal(child):
                 stack.append(child)
@@ -628,6 +726,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     link = strict.link
     linked = [(sid, link(step_code, helpers), is_check, lines, sets) for sid, step_code, is_check, lines, sets in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
+    sys_modules = sys.modules  # the dict itself (restore() puts its entries back), not what `sys.modules` names later
     setup_target = _setup_target
     is_tests = guard.registry.category if isinstance(guard, Guard) else None
     verdicts = _step_verdicts
@@ -649,7 +748,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         report({"ev": "phase", "phase": "runtime", "msg": describe(exc)})
         return
     restore()
-    tns = make_tns(ns, frozenset(used), builtin_names)
+    tns = make_tns(ns, frozenset(used), builtin_names, sys_modules)
     no_lines: frozenset[int] = frozenset()
     for sid, step_code, is_check, soft, sets in linked:
         lines = soft[0] if soft else None
@@ -777,7 +876,8 @@ class _Plugin:
 def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], helpers: dict[str, Any],
                   test_modules: list[str] | tuple[str, ...] = (), log: Callable[[tuple[Any, ...]], Any] | None = None,
                   attributed: list[int] | None = None, progress: dict[str, Any] | None = None,
-                  sets: tuple[tuple[str, str], ...] = ()) -> Any:
+                  sets: tuple[tuple[str, str], ...] = (), code_flags: Callable[[Any], int] | None = None,
+                  module_bindings: tuple[tuple[str, str, str], ...] = ()) -> Any:
     """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
@@ -802,7 +902,23 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     run_pytest fails each collected test that never got one. A parametrized test's records
     count toward one expected id, so a run that stopped after its first case (a
     KeyboardInterrupt, `pytest.exit(returncode=0)`, `session.shouldfail` set by the candidate)
-    would otherwise pass on that case alone."""
+    would otherwise pass on that case alone.
+
+    `code_flags` is the guard's registry (provenance.Registry.flags): a test function is genuine
+    only if its code is the very code object the harness compiled from the test file. A name, a file name
+    and a first line are anyone's to put on code (`compile(src, testfile)`), and pytest's items
+    and the tests' classes are the candidate's to reach: a function of the candidate's, named
+    after a test and compiled under the test file's name, passed for it (red team rtv,
+    forged_test_function_via_items). Every fixture a test uses must be the tests' own or a
+    library's loaded before the candidate (pytest's `tmp_path`, `capsys`): a fixture of the
+    program's, brought into the test module by `from solution import *` under the name of one
+    of the tests' (`@pytest.fixture(name="cases")`: pytest keeps the last definition it parses)
+    or autouse, served the tests' data (pytest_fixture_name_override).
+
+    `module_bindings` (_module_bindings): what the test module's top level binds by an import
+    (and nowhere else), resolved to the modules here, before the candidate runs. Before each test the module's name holds
+    that module again: `import math` followed by `from solution import *` gave the tests the
+    program's `math` (star_import_fake_math_module)."""
     import functools
     import inspect
 
@@ -812,6 +928,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     progress = progress if progress is not None else {"collected": [], "reported": set()}
     code_type = type(make_recorder.__code__)
     restore, adopt = restorer(test_modules)  # imports them: remembered before the candidate runs
+    bound_modules = _bound_modules(module_bindings)
     for name in test_modules:
         helpers[strict.REGISTER](sys.modules.get(name))
     state: dict[str, Any] = {
@@ -830,6 +947,11 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         # pytest.skip / xfail / fail / exit raised inside a test: not the test's own failure (an
         # xfail mark counts only a failure the test itself raised)
         "outcome_exc": _outcome_exception(), "isinstance": isinstance,
+        "code_flags": code_flags, "tests_category": provenance.TESTS, "library_category": provenance.LIBRARY,
+        "late": provenance.LATE, "method_type": type(make_recorder.__get__(0)),
+        "method_func": type(make_recorder.__get__(0)).__dict__["__func__"].__get__,
+        "not_tests_fixture": "a fixture the test uses is not the tests' own (nor pytest's): {}",
+        "bound_modules": bound_modules, "dict_get": dict.get,
     }
 
     def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
@@ -837,6 +959,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         code = _s["__code__"](code) if _s["type"](code) is _s["function_type"] else None
         if _s["type"](code) is not _s["code_type"]:
             return False
+        if _s["code_flags"] is not None and _s["code_flags"](code) & 0xF != _s["tests_category"]:
+            return False  # not the code the harness compiled from the test file
         return (_s["as_str"](code.co_filename) == _s["testfile"]
                 and (_s["as_str"](code.co_name), code.co_firstlineno) in _s["defs"])
 
@@ -849,7 +973,66 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         _s["marks"][nodeid] = start + _s["len"](logged)
         return logged
 
-    state.update(genuine=genuine, failures=failures, function_type=type(genuine))
+    def trusted_fixture(func, *, _s=state):  # noqa: ANN001, ANN202
+        """A fixture function the tests wrote (compiled by the harness) or a library's loaded
+        before the candidate ran (pytest's own). Read through the C types' descriptors only."""
+        flags_of = _s["code_flags"]
+        if flags_of is None:
+            return True
+        if _s["type"](func) is _s["method_type"]:
+            func = _s["method_func"](func)
+        if _s["type"](func) is not _s["function_type"]:
+            return False
+        flags = flags_of(_s["__code__"](func))
+        kind = flags & 0xF
+        return kind == _s["tests_category"] or (kind == _s["library_category"] and not flags & _s["late"])
+
+    def untrusted_fixtures(item, *, _s=state):  # noqa: ANN001, ANN202
+        info = _s["getattr"](item, "_fixtureinfo", None)
+        defs = _s["getattr"](info, "name2fixturedefs", None) or {}
+        return [name for name, seq in _s["list"](defs.items())
+                if not _s["all"](_s["trusted_fixture"](_s["getattr"](d, "func", None)) for d in seq)]
+
+    def body(key, kind, *, _s=state):  # noqa: ANN001, ANN202 - linked into the test file's functions (BODY)
+        """A test function of the test file entered its body (kind 0) or left it by an
+        exception (kind 1)."""
+        if _s["forked"][0]:
+            _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
+        seen = _s["bodies"].get(key)
+        if seen is not None:
+            seen[kind] += 1
+
+    def behind(fn, *, _s=state):  # noqa: ANN001, ANN202
+        """The test file's function behind a chain of wrappers of trusted code (a library's
+        loaded before the candidate, or the tests'): `@mock.patch` as a decorator. Its first
+        line (the key its body reports under), or None."""
+        for _ in _s["range"](8):
+            fn = _s["getattr"](fn, "__func__", fn)
+            if _s["type"](fn) is not _s["function_type"]:
+                return None
+            code = _s["__code__"](fn)
+            if _s["genuine"](fn):
+                return code.co_firstlineno
+            flags = _s["code_flags"](code) if _s["code_flags"] is not None else 0
+            kind = flags & 0xF
+            if not (kind == _s["tests_category"] or (kind == _s["library_category"] and not flags & _s["late"])):
+                return None
+            fn = _s["fn_dict"](fn).get("__wrapped__")
+        return None
+
+    helpers[BODY] = body
+    state.update(bodies={}, range=range, behind=behind, fn_dict=type(genuine).__dict__["__dict__"].__get__,
+                 body_not_run="the test file's function behind the test's wrapper did not run to its end")
+    state.update(genuine=genuine, failures=failures, function_type=type(genuine), trusted_fixture=trusted_fixture,
+                 untrusted_fixtures=untrusted_fixtures, list=list, all=all)
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_fixture_setup(fixturedef, request, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
+        """A fixture about to run is the tests' or pytest's (its definition may have been
+        swapped since collection)."""
+        if not _s["trusted_fixture"](_s["getattr"](fixturedef, "func", None)):
+            raise _s["error"](_s["not_tests_fixture"].format(_s["getattr"](fixturedef, "argname", "?")))
+        yield
 
     def pytest_collectreport(report, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
         if _s["forked"][0]:
@@ -873,9 +1056,13 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         nodeid = pyfuncitem.nodeid
         fn = pyfuncitem.obj
         ran = _s["ran"]
+        key = None
         if not _s["genuine"](fn):
-            ran[nodeid] = "error:" + _s["not_genuine"]
-            raise _s["error"](_s["not_genuine"])
+            key = _s["behind"](fn)
+            if key is None:
+                ran[nodeid] = "error:" + _s["not_genuine"]
+                raise _s["error"](_s["not_genuine"])
+            _s["bodies"][key] = [0, 0]
         funcargs = pyfuncitem.funcargs
         args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
         try:
@@ -883,6 +1070,11 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         except _s["base_exc"] as exc:
             ran[nodeid] = "outcome" if _s["isinstance"](exc, _s["outcome_exc"]) else "failed"
             raise
+        if key is not None:
+            seen = _s["bodies"].pop(key)
+            if not seen[0] or seen[1]:
+                ran[nodeid] = "error:" + _s["body_not_run"]
+                raise _s["error"](_s["body_not_run"])
         if _s["hasattr"](result, "__await__") or _s["hasattr"](result, "__next__"):
             ran[nodeid] = "error:async or generator test functions are not run"
             raise _s["error"]("async or generator test functions are not run")
@@ -909,7 +1101,17 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                     if target is not None:
                         _s["adopt"](target, (attr,))
         _s["restore"]()
+        module = _s["getattr"](item, "module", None)
+        if _s["bound_modules"] and _s["type"](module) is _s["module_type"]:
+            namespace = _s["module_dict"](module)
+            for name, held in _s["bound_modules"]:
+                if _s["dict_get"](namespace, name) is not held:
+                    namespace[name] = held  # the tests' `import math`, not what rebound the name since
         _s["marks"][item.nodeid] = _s["starts"][item.nodeid] = _s["log"](("mark",))  # before its fixtures
+        untrusted = _s["untrusted_fixtures"](item)
+        if untrusted:
+            _s["ran"][item.nodeid] = "error:" + _s["not_tests_fixture"].format(", ".join(untrusted))
+            raise _s["error"](_s["not_tests_fixture"].format(", ".join(untrusted)))
         yield
         testcase = _s["getattr"](item, "_testcase", None)
         if testcase is None:
@@ -917,36 +1119,55 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         nodeid = item.nodeid
         method = _s["getattr"](testcase, item.name, None)
         fn = _s["getattr"](method, "__func__", None)
+        key = None
         if fn is None or not _s["genuine"](fn):
             if _s["getattr"](method, "__unittest_skip__", False) is True:
                 return  # unittest.skip's wrapper, which unittest never calls: the test does not run
-            _s["ran"][nodeid] = "error:" + _s["not_genuine"]
-            return
+            key = _s["behind"](fn) if fn is not None else None
+            if key is None:
+                _s["ran"][nodeid] = "error:" + _s["not_genuine"]
+                return
         _s["install"](testcase, _s["helpers"], _s["log"])
-        item.obj = _s["witness"](method, nodeid)  # pytest binds item.obj onto the instance right before running it
+        item.obj = _s["witness"](method, nodeid, key)  # pytest binds item.obj onto the instance right before running it
 
-    def witness(method, nodeid, *, _s=state):  # noqa: ANN001, ANN202
+    def witness(method, nodeid, key=None, *, _s=state):  # noqa: ANN001, ANN202
         """The test method, run and its return recorded. An async method (IsolatedAsyncioTestCase)
         stays a coroutine function, so unittest awaits it. The state sits in keyword-only
         defaults: pytest keeps this function as `item.obj`, reachable from candidate code."""
         if _s["iscoroutinefunction"](method):
             async def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"],  # noqa: ANN202
-                                _out=_s["outcome_exc"], _isinstance=_s["isinstance"], **kwargs):
+                                _out=_s["outcome_exc"], _isinstance=_s["isinstance"], _key=key, _bodies=_s["bodies"],
+                                _fail=_s["error"], _why=_s["body_not_run"], **kwargs):
+                if _key is not None:
+                    _bodies[_key] = [0, 0]
                 try:
                     result = await _m(*args, **kwargs)
                 except _base as exc:
                     _ran[_id] = "outcome" if _isinstance(exc, _out) else "failed"
                     raise
+                if _key is not None:
+                    seen = _bodies.pop(_key)
+                    if not seen[0] or seen[1]:
+                        _ran[_id] = "error:" + _why
+                        raise _fail(_why)
                 _ran[_id] = "passed"
                 return result
         else:
             def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"],  # noqa: ANN202
-                          _out=_s["outcome_exc"], _isinstance=_s["isinstance"], **kwargs):
+                          _out=_s["outcome_exc"], _isinstance=_s["isinstance"], _key=key, _bodies=_s["bodies"],
+                          _fail=_s["error"], _why=_s["body_not_run"], **kwargs):
+                if _key is not None:
+                    _bodies[_key] = [0, 0]
                 try:
                     result = _m(*args, **kwargs)
                 except _base as exc:
                     _ran[_id] = "outcome" if _isinstance(exc, _out) else "failed"
                     raise
+                if _key is not None:
+                    seen = _bodies.pop(_key)
+                    if not seen[0] or seen[1]:
+                        _ran[_id] = "error:" + _why
+                        raise _fail(_why)
                 _ran[_id] = "passed"
                 return result
 
@@ -1011,7 +1232,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
 
     plugin = _Plugin()
     vars(plugin).update(pytest_collectreport=pytest_collectreport, pytest_collection_finish=pytest_collection_finish,
-                        pytest_pyfunc_call=pytest_pyfunc_call,
+                        pytest_pyfunc_call=pytest_pyfunc_call, pytest_fixture_setup=pytest_fixture_setup,
                         pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
     return plugin
 
@@ -1189,6 +1410,45 @@ def _plain_deep_asserts(tree: ast.AST) -> None:
                 stack.append(value)
 
 
+BODY = "__rlvr_body__"  # the helper a test function's body reports its entry and exit through
+
+
+def _witness_bodies(tree: ast.Module) -> None:
+    """Every test function of a pytest module (`test*` at the top level and in its classes)
+    reports, through the linked helper BODY, that its own body was entered (kind 0) and that it
+    left by an exception (kind 1), keyed by its first line (co_firstlineno: the first
+    decorator's). A test that pytest holds as a library's wrapper (`@mock.patch` as a decorator)
+    passes only if the body of the test file's function behind it ran to its end: a wrapper is
+    anyone's to make around a do-nothing function and name after the test (`__wrapped__`)."""
+    def wrap(fn: ast.AST) -> None:
+        key = fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno
+        body = list(fn.body)
+        head = []
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            head = [body.pop(0)]  # the docstring stays the docstring
+        if not body:
+            body = [ast.Pass()]
+
+        def call(kind: int, key: int = key) -> ast.stmt:
+            return ast.Expr(ast.Call(func=strict.helper_ref(BODY), args=[ast.Constant(key), ast.Constant(kind)], keywords=[]))
+
+        guarded = ast.Try(body=body, handlers=[ast.ExceptHandler(type=ast.Name("BaseException", ast.Load()), name=None,
+                                                                 body=[call(1), ast.Raise()])],
+                          orelse=[], finalbody=[])
+        fn.body = [*head, call(0), guarded]
+        ast.fix_missing_locations(fn)
+
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    for stmt in tree.body:
+        if isinstance(stmt, defs) and stmt.name.startswith("test"):
+            wrap(stmt)
+        elif isinstance(stmt, ast.ClassDef):
+            for inner in stmt.body:
+                if isinstance(inner, defs) and inner.name.startswith("test"):
+                    wrap(inner)
+
+
 def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | None = None,
                          trust: Callable[[Any], None] | None = None) -> None:
     """Compile the test module with our rewrite (strict.rewrite, then pytest's own assertion
@@ -1208,10 +1468,11 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | No
 
     def rewrite_asserts(mod, source, module_path=None, config=None, *, _original=pyrewrite.rewrite_asserts,  # noqa: ANN001
                         _real=os.path.realpath(testfile), _realpath=os.path.realpath, _str=str,
-                        _rewrite=strict.rewrite, _plain=_plain_deep_asserts):
+                        _rewrite=strict.rewrite, _plain=_plain_deep_asserts, _bodies=_witness_bodies):
         if module_path is not None and _realpath(_str(module_path)) == _real:
             _rewrite(mod)
             _plain(mod)
+            _bodies(mod)
         return _original(mod, source, module_path, config)
 
     def _rewrite_test(fn, config, *, _original=pyrewrite._rewrite_test, _real=os.path.realpath(testfile),  # noqa: ANN001
@@ -1282,7 +1543,9 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     attributed = [0]
     progress: dict[str, Any] = {"collected": [], "reported": set()}
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress,
-                             _module_sets(payload["tests"]))
+                             _module_sets(payload["tests"]),
+                             guard.registry.flags if isinstance(guard, Guard) else None,
+                             _module_bindings(payload["tests"]))
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
