@@ -23,8 +23,8 @@ from typing import Any, Callable
 from rlvr_harness.files import WORKDIR_SOLUTION
 from rlvr_harness.textcache import TextCache
 
-FORMAT = 5  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains;
-# names: also `name.attr` for every attribute read of a name
+FORMAT = 6  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains;
+# names: also `name.attr` for every attribute read of a name; 6: bare-name library calls (strict NAMECALL)
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
 MAX_BLOB = 16 << 20  # a bigger one is not sent back (the setup pipe's reader caps what it keeps)
 MAX_PROGRAM = 64 << 10  # a bigger candidate is compiled in its own child (pack_program)

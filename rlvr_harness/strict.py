@@ -48,6 +48,7 @@ MATCH = "__rlvr_match__"
 ITERATE = "__rlvr_iterate__"
 ITEM = "__rlvr_item__"
 CALL = "__rlvr_call__"
+NAMECALL = "__rlvr_namecall__"
 UNITTEST = "__rlvr_unittest__"
 PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
@@ -64,7 +65,7 @@ UNITTEST_METHODS = frozenset((
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
                       "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
-                      "__rlvr_item__", "__rlvr_iop__"))
+                      "__rlvr_item__", "__rlvr_iop__", "__rlvr_namecall__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
@@ -162,6 +163,7 @@ class StrictRewriter(ast.NodeTransformer):
         self.plain = plain if plain is not None else {}  # plain_functions(): id(def) -> builtins it reads
         self.in_plain = 0  # inside the plain copy of a function's body (see visit_FunctionDef)
         self.approx_names = {"approx"}
+        self.imported: set[str] = set()  # names the tests bind with `from X import name` (imported_names)
 
     def visit_Constant(self, node: ast.Constant) -> ast.AST:
         return node
@@ -391,6 +393,12 @@ class StrictRewriter(ast.NodeTransformer):
                 return node  # a private name the compiler mangles: left as written
             new = ast.Call(func=helper_ref(CALL), args=[owner, ast.Constant(name), *node.args], keywords=node.keywords)
             return _located(new, node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.imported:
+            # `from operator import eq; eq(got, want)`, `from numpy import allclose`: a library
+            # function by a bare name is held to the rule of `np.allclose(...)` (a liar's
+            # reflected __eq__ answered operator.eq's expected value: red team rtv)
+            new = ast.Call(func=helper_ref(NAMECALL), args=[node.func, *node.args], keywords=node.keywords)
+            return _located(new, node)
         if (
             isinstance(node.func, ast.Name)
             and node.func.id == "abs"
@@ -463,18 +471,30 @@ def _no_args() -> ast.arguments:
     return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
-def analyse(tree: ast.AST) -> tuple[dict[int, tuple[str, ...]], set[str]]:
-    """What rewrite needs to know of the whole tests: plain_functions and approx_aliases."""
-    return plain_functions(tree), approx_aliases(tree)
+def analyse(tree: ast.AST) -> tuple[dict[int, tuple[str, ...]], set[str], set[str]]:
+    """What rewrite needs to know of the whole tests: plain_functions, approx_aliases and
+    imported_names."""
+    return plain_functions(tree), approx_aliases(tree), imported_names(tree)
+
+
+def imported_names(tree: ast.AST) -> set[str]:
+    """Names the tests bind with `from X import name [as alias]` (X a library: not the
+    program's `solution`, not relative), pytest.approx's aside (marked on their own)."""
+    names: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and n.module and not n.level and n.module.split(".")[0] != "solution":
+            names.update(a.asname or a.name for a in n.names if a.name not in ("*", "approx"))
+    return names
 
 
 def rewrite(tree: ast.AST, analysis: tuple[dict[int, tuple[str, ...]], set[str]] | None = None) -> ast.AST:
     """Rewrite `tree` in place (and return it) so its asserts use the strict helpers.
     `analysis`: analyse() of the whole tests when `tree` is a part of them (asserts-style
     steps), taken before any part is rewritten; else of `tree`."""
-    plain, approx = analysis if analysis is not None else analyse(tree)
+    plain, approx, imported = analysis if analysis is not None else analyse(tree)
     rewriter = StrictRewriter(plain)
     rewriter.approx_names |= approx
+    rewriter.imported |= imported - rewriter.approx_names
     return rewriter.visit(tree)  # every node it makes is _located
 
 
@@ -1841,6 +1861,17 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 own = getattr_(_type(base), name, missing)
                 if own is not missing:
                     owner, f = base, getattr_(base, name)
+        return decide(owner, name, f, args, kwargs)
+
+    def name_call(f: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """`name(...)` of a name the tests imported from a library (`from operator import eq`):
+        call()'s rule, with no owner."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        name = getattr_(f, "__name__", "") if _type(f) in (function_type, builtin_type) else ""
+        return decide(None, name if _type(name) is str else "", f, args, kwargs)
+
+    def decide(owner: Any, name: str, f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         t = _type(f)
         if name in mock_asserts and is_mock(owner):
             return mock_assert(owner, name, args, kwargs)
@@ -2033,7 +2064,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         raise mismatch(msg)
 
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
-               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, "__rlvr_strict_eq__": strict_eq,
+               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
