@@ -16,6 +16,12 @@ ROOT = TESTS.parent
 SAMPLES = ROOT / "samples"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Here rather than in pyproject.toml, whose every change reinstalls each checkout's venv.
+    config.addinivalue_line("markers", "slow: a drill of many seconds of CPU (SIGKILL and resume, 10,000 rows): "
+                                       "in make test, not in make test-fast")
+
+
 def write_jsonl(path: Path, rows: list[dict]) -> Path:
     with open(path, "w") as fh:
         for row in rows:

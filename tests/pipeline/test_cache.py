@@ -352,6 +352,7 @@ def resume_data(tmp_path_factory):
     return src, rows, ref.read_bytes()
 
 
+@pytest.mark.slow
 @requires_root
 def test_resume_after_sigkills_during_grading(tmp_path, resume_data):
     """Killed right after the first result, the rerun killed again half way, then a rerun to
@@ -409,6 +410,7 @@ def _as_a_terminal_starts_it() -> None:
     signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
+@pytest.mark.slow
 @requires_root
 def test_ctrl_c_stores_no_casualties_and_the_rerun_resumes(tmp_path, resume_data):
     """Ctrl-C in a terminal signals the whole process group (grader and sandbox workers): the
@@ -434,6 +436,7 @@ def test_ctrl_c_stores_no_casualties_and_the_rerun_resumes(tmp_path, resume_data
     assert json.loads(summary.read_text())["executed"] == len(set(keys) - set(before))
 
 
+@pytest.mark.slow
 @requires_root
 def test_resume_after_sigkill_during_the_final_write(tmp_path):
     """Parquet output is assembled at the end; with ~40 MB of rows that takes a while. Kill
@@ -467,6 +470,7 @@ def test_resume_after_sigkill_during_the_final_write(tmp_path):
     assert got.column("duration_ms").to_pylist() == [before[k] for k in keys]
 
 
+@pytest.mark.slow
 @requires_root
 def test_ten_thousand_rows_of_a_hundred_distinct_execute_a_hundred_checks(tmp_path):
     rows = [

@@ -231,6 +231,7 @@ def test_sweep_takes_only_dead_unlocked_work_folders_and_never_follows_a_symlink
     assert link.is_symlink() and (target / "keep.txt").read_text() == "x"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(__import__("os").geteuid() != 0, reason="grades in the isolated local sandbox")
 def test_a_sigkilled_filter_runs_work_folder_is_removed_by_the_next_run(tmp_path):
     """A filter run grading its input keeps the scored copy in a work folder beside the output;

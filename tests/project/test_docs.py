@@ -7,6 +7,7 @@ Python quick start, run as a user would."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -299,6 +300,7 @@ MODULE_SYMBOL = re.compile(r"([A-Za-z_][\w/]*)[.:]([A-Za-z_]\w*)(?:\(\))?")
 FILE_THEN_SYMBOL = re.compile(r"`([\w/]+\.py)` `([A-Za-z_]\w*)`")
 
 
+@functools.lru_cache(maxsize=1)
 def _sources() -> list[Path]:
     return [p for pkg in PACKAGES for p in sorted((ROOT / pkg).rglob("*.py"))]
 
@@ -314,6 +316,7 @@ def _modules(stem: str) -> list[Path]:
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def _names(path: Path) -> set[str]:
     """Every name a module defines (functions, classes, their methods and fields, assignments)."""
     import ast

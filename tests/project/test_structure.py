@@ -4,6 +4,7 @@ one module owning its detection/build, harness entry and verdict, and a row is j
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 from pathlib import Path
 
@@ -265,19 +266,29 @@ GRADER_PROCESSES = {
 def _calls(names: set[str]) -> set[tuple[str, str, str]]:
     """(file, enclosing function's dotted name, call) for every call of `names` in both packages."""
     found = set()
+    tails = {n.rsplit(".", 1)[-1] for n in names}
 
     def visit(rel: str, node: ast.AST, where: list[str]) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 visit(rel, child, [*where, child.name])
                 continue
-            if isinstance(child, ast.Call) and ast.unparse(child.func) in names:
-                found.add((rel, ".".join(where), ast.unparse(child.func)))
+            func = getattr(child, "func", None)
+            # unparse only what can be one of `names` (a name, or an attribute of a name): cheap
+            if isinstance(child, ast.Call) and (getattr(func, "attr", None) or getattr(func, "id", None)) in tails:
+                if ast.unparse(func) in names:
+                    found.add((rel, ".".join(where), ast.unparse(func)))
             visit(rel, child, where)
 
-    for path in [*sorted(PKG.rglob("*.py")), *sorted(HARNESS.rglob("*.py"))]:
-        visit(path.relative_to(PKG.parent).as_posix(), ast.parse(path.read_text(encoding="utf-8")), [])
+    for rel, tree in _trees():
+        visit(rel, tree, [])
     return found
+
+
+@functools.lru_cache(maxsize=1)
+def _trees() -> tuple[tuple[str, ast.Module], ...]:
+    return tuple((p.relative_to(PKG.parent).as_posix(), ast.parse(p.read_text(encoding="utf-8")))
+                 for p in [*sorted(PKG.rglob("*.py")), *sorted(HARNESS.rglob("*.py"))])
 
 
 def test_candidate_code_is_spawned_in_two_places_and_collected_by_one_function():
