@@ -49,7 +49,18 @@ class CaseRun:
 
 def harden_parent() -> None:
     """Make this harness process non-dumpable: a case's process (same uid) can then neither
-    ptrace it nor open /proc/<harness>/fd/<channel> or /proc/<harness>/mem."""
+    ptrace it nor open /proc/<harness>/fd/<channel> or /proc/<harness>/mem.
+
+    Every set-up path of the sandbox has already done so (sandbox/_child.c, isolation.py,
+    inner.py), which the kernel shows as this process's /proc files no longer being its own
+    uid's. Only where they still are is ctypes loaded to do it: a loaded _ctypes would stay in
+    this process and in every case's process forked from it (red team A2: its types read raw
+    memory), and importing it cost every check ~4 ms of CPU."""
+    try:
+        if os.stat("/proc/self/mem").st_uid != os.geteuid():
+            return
+    except OSError:
+        pass
     try:
         import ctypes
 

@@ -611,11 +611,12 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
-    from rlvr_harness import runner
+    from rlvr_harness import process, runner
     from rlvr_harness.channel import make_reporter
 
     # The encoder and os.write are bound now, before candidate code can patch json or os.
     report = make_reporter(nonce.encode() + b" ", chan)
+    process.CHANNEL[0] = chan  # a case's process is spawned without it, where the sandbox allows
     runner.run(payload, report, workdir, testdir)
 
 

@@ -4,6 +4,7 @@ real processes: the collector every style and backend runs untrusted code throug
 from __future__ import annotations
 
 import os
+import platform
 import resource
 import signal
 import sys
@@ -12,6 +13,7 @@ import time
 import pytest
 
 from rlvr_harness import limits, process
+from tests.conftest import ROOT
 
 PY = sys.executable
 
@@ -102,6 +104,60 @@ def test_spawn_sets_the_case_rlimits_and_closes_every_other_descriptor():
     assert ended.exit_code == 0, err
     assert out.split(b" [")[0] == b"(2, 3) 64"  # whole seconds rounded up; hard a second later
     assert out.rstrip().endswith(b"False")
+
+
+# Runs in a process of its own (a seccomp filter stays for good): the sandbox's channel guard
+# for descriptor CH, then a rule that kills the process at any close() of a descriptor past
+# 4096, then one case spawned through process.run, which reports the descriptors it holds.
+GUARDED_SPAWN = """
+import json, os, platform, struct, sys
+from rlvr_grade.sandbox import linux, seccomp
+from rlvr_harness import process
+
+CH = 517
+ARCH, NUMBERS = {"x86_64": (0xC000003E, {"dup2": 33, "dup3": 292, "close": 3, "close_range": 436}),
+                 "aarch64": (0xC00000B7, {"dup3": 24, "close": 57, "close_range": 436})}[platform.machine()]
+r, w = os.pipe()
+os.dup2(w, CH)
+low, high = os.dup2(r, 40), os.dup2(r, 3000)  # neither may reach the case
+S = seccomp
+kill_far_close = b"".join(struct.pack("=HBBI", *i) for i in (
+    (S.BPF_LD_W_ABS, 0, 0, S.NR_AT), (S.BPF_JEQ_K, 0, 2, NUMBERS["close"]),
+    (S.BPF_LD_W_ABS, 0, 0, S._arg_low(0)), (S.BPF_JGE_K, 1, 0, 4096),
+    (S.BPF_RET_K, 0, 0, 0x7FFF0000), (S.BPF_RET_K, 0, 0, 0x80000000)))  # allow; kill the process
+linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+S.Filter(program=S.channel_guard(CH, ARCH, NUMBERS) + kill_far_close, allowed=()).load()
+process.CHANNEL[0] = CH
+
+def case():
+    held = []
+    for fd in (3, 39, 40, CH - 1, CH, CH + 1, 3000):
+        try:
+            os.fstat(fd)
+            held.append(fd)
+        except OSError:
+            pass
+    os.write(1, json.dumps(held).encode())
+
+ended, (out, err) = process.run(case, None, cpu_s=5, wall_s=30, streams=[(4096, True), (4096, False)])
+print(json.dumps({"signal": ended.signal, "exit": ended.exit_code, "out": out.decode(), "err": err.decode()[-500:]}))
+"""
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"), reason="call numbers known for x86_64 and aarch64")
+def test_a_case_process_is_spawned_around_the_guarded_result_channel():
+    """spawn closes every descriptor but the case's own in a few calls, around the result
+    channel: the sandbox's guard refuses a close_range spanning it, and CPython's os.closerange
+    then closes each number in turn, 65,536 close() calls per case process through the filter
+    (the stdio style's CPU per check tripled). The kill rule here ends such a process at its
+    first close() past 4096; the channel is the one descriptor the guard keeps."""
+    import json
+    import subprocess
+
+    res = subprocess.run([PY, "-c", GUARDED_SPAWN], capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert res.returncode == 0, res.stderr[-2000:]
+    got = json.loads(res.stdout.strip().splitlines()[-1])
+    assert (got["signal"], got["exit"], got["out"]) == (None, 0, "[517]"), got
 
 
 def test_case_rlimits_only_go_down_from_the_callers_own():

@@ -215,6 +215,17 @@ def test_cases_do_not_share_state(grader):
 
 
 @requires_root
+def test_the_program_and_its_cases_hold_no_raw_memory_module(grader):
+    """The program runs in the harness's process and each case in a fork of it: neither holds
+    ctypes (red team A2), which the harness once loaded to make its process not dumpable, as
+    every set-up path already has."""
+    code = ("import sys\nNATIVE = ('ctypes', '_ctypes', 'cffi', '_cffi_backend')\nAT_IMPORT = [m for m in NATIVE if m in sys.modules]\n"
+            "def f():\n    return AT_IMPORT + [m for m in NATIVE if m in sys.modules]\n")
+    o = grader.grade([row(code, [{"args": [], "output": []}])])[0]
+    assert o.status == "pass", o.error
+
+
+@requires_root
 def test_apps_layout_unwraps_its_one_element_lists(grader):
     apps = {"inputs": [[[3, 1, 2]], [[5]]], "outputs": [[[1, 2, 3]], [[5]]], "fn_name": "srt"}
     code = "def srt(xs):\n    return sorted(xs)\n"

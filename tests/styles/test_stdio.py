@@ -192,6 +192,20 @@ def test_the_snooper_would_find_an_expected_output_that_was_in_the_sandbox(grade
     assert o.status == "pass", o
 
 
+NATIVE_IN_A_CASE = """import sys
+print(sorted(m for m in ("ctypes", "_ctypes", "cffi", "_cffi_backend") if m in sys.modules))
+"""
+
+
+def test_a_case_process_holds_no_raw_memory_module(grader):
+    """A Python case is a fork of the harness process: whatever that holds, every case holds.
+    The harness's process is already not dumpable when it starts (every set-up path makes it
+    so), so it loads no ctypes to make it so again: a loaded _ctypes would hand its types to
+    every case through object.__subclasses__() (red team A2), and cost each check its import."""
+    o = grader.grade([{"completion": NATIVE_IN_A_CASE, "tests": [{"input": "", "output": "[]\n"}]}])[0]
+    assert o.status == "pass", o.error
+
+
 # -- comparison modes --------------------------------------------------------------------------
 def test_compare_modes():
     tok = CompareSpec("tokens")
