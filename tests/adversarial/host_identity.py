@@ -3,6 +3,7 @@
 # (they carry the grader's pid and the slot's name), and the mounts' sources in mountinfo.
 # $GRADER_PID and $HOSTNAME are the grader's; any of them seen is a leak.
 import os
+import re
 
 seen = []
 if os.uname().nodename == "$HOSTNAME":
@@ -14,7 +15,16 @@ for path in ("/proc/self/cgroup", "/proc/self/mountinfo", "/proc/self/mounts", "
             text = fh.read()
     except OSError:
         continue
-    for word in ("$GRADER_PID", "rlvr-grade/", "slot", "/var/tmp/", "$HOSTNAME"):
+    # stat and sched are mostly counters (faults, switches, run times), which may read as the
+    # grader's pid by chance: only their ids are looked at (stat: pid, comm, state, ppid, pgrp,
+    # session; sched: its "comm (pid, #threads)" line).
+    if path == "/proc/self/stat":
+        text = " ".join(text[: text.rindex(")") + 1].split() + text[text.rindex(")") + 1:].split()[:4])
+    elif path == "/proc/self/sched":
+        text = text.split("\n", 1)[0]
+    if re.search(r"(?<![0-9.])$GRADER_PID(?![0-9])", text):  # the pid as a number, not inside one
+        seen.append(f"{path}: $GRADER_PID")
+    for word in ("rlvr-grade/", "slot", "/var/tmp/", "$HOSTNAME"):
         if word in text.replace("rlvr-slot", ""):  # the check's own process name is no leak
             seen.append(f"{path}: {word}")
 print("seen", seen)
