@@ -1318,6 +1318,7 @@ FOURTH = {
     "page_tables_past_the_memory_cap": (("memory_limit",), "memory", None),
     "epoll_watches_past_the_memory_cap": (("memory_limit",), "memory", None),
     "shm_past_the_disk_cap": (("fail", "runtime_error"), None, None),
+    "locked_memory": (("fail",), None, "locked []"),
 }
 FOURTH_LIMITS = Limits(cpu_s=20.0, wall_s=40.0, memory_mb=128, processes=32, output_bytes=256 << 10,
                        file_bytes=4 << 20, disk_mb=16)
