@@ -133,8 +133,9 @@ class World:
     @property
     def fixed_names(self) -> bool:
         """Whether this world's seeds start with fixed names (`shown`): the environment is a
-        venv with a stdlib snapshot, and the grader is root (the seed's own mount namespace)."""
-        return bool(self.venv and self.stdlib) and os.geteuid() == 0
+        venv with a stdlib snapshot, and the seed may have a mount namespace of its own (the
+        grader is root, or may create a user namespace that owns one)."""
+        return bool(self.venv and self.stdlib) and (os.geteuid() == 0 or _user_namespaces())
 
     def shown(self) -> list[tuple[str, str]]:
         """(the name a seed and its checks see, the host folder behind it): the venv at
@@ -564,10 +565,25 @@ def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
 
 
 def _enter_world(shown: list[tuple[str, str]], own: tuple[str, ...]) -> None:  # pragma: no cover - between fork and exec
-    from rlvr_grade.sandbox import mounts
+    from rlvr_grade.sandbox import linux, mounts
 
     _die_with_parent()
+    if os.geteuid() != 0:
+        # An unprivileged grader: a user namespace of the seed's own, its uid mapped to itself,
+        # owns the world's mount namespace; each worker nests its own below it, as before.
+        linux.enter_user_namespace(os.geteuid(), os.getegid())
     mounts.enter_world(shown, own)
+
+
+_USERNS: list[bool] = []
+
+
+def _user_namespaces() -> bool:
+    if not _USERNS:
+        from rlvr_grade.sandbox import linux
+
+        _USERNS.append(linux.user_namespaces_allowed()[0])
+    return _USERNS[0]
 
 
 _instances = itertools.count()

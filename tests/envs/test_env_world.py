@@ -214,10 +214,12 @@ def test_doctor_probes_a_check_in_an_environment_and_lists_its_root(wheelhouse):
     assert report.isolation["environment"].startswith("two (")
     # Its site-packages at /env's name (the seed's world: docs/sandbox.md), from the environment's folder.
     site = "/env/" + os.path.relpath(two.site_packages, os.path.dirname(os.path.dirname(two.interpreter)))
-    if os.geteuid() == 0:
+    from rlvr_grade.sandbox.local import world_of
+
+    if world_of(two.id, preload=()).fixed_names:
         assert any(line.startswith(f"{site}/ (directory, from {os.path.realpath(two.site_packages)}")
                    for line in report.root), report.root
-    else:  # an unprivileged grader's seeds start on the host: the venv at its own path
+    else:  # neither root nor user namespaces: the seeds start on the host, the venv at its own path
         assert any(line.startswith(os.path.realpath(two.site_packages)) for line in report.root), report.root
     assert not any("/.venv/" in line and "site-packages" in line for line in report.root)  # not the grader's
 

@@ -101,7 +101,7 @@ except SandboxError as exc:
 b = LocalBackend(concurrency=1, allow_unisolated=True)
 b.start()
 try:
-    ex = b.run(Check(style="asserts", program="import os\ndef f():\n    return 1\nprint(os.getpid(), os.getuid())\n",
+    ex = b.run(Check(style="asserts", program="import os, sys\ndef f():\n    return 1\nprint(os.getpid(), os.getuid(), sys.prefix, sys.executable)\n",
                      tests="assert f() == 1\n", expected_tests=("check:1",), limits=Limits(cpu_s=2.0)))
     out["honest"] = [r.outcome for r in ex.records]
     out["honest_stdout"] = ex.stdout
@@ -139,7 +139,9 @@ def test_unprivileged_grader_gets_namespaces_through_a_user_namespace(public_src
     assert out["uid"] == 65534
     assert out["default_start"] == "started"
     assert out["honest"] == ["passed"] and out["level"] == "userns"
-    assert out["honest_stdout"].split() == ["1", "1000"]  # pid 1 of its own namespace, mapped uid
+    # pid 1 of its own namespace, mapped uid; the seed started in its world (a user namespace of
+    # its own owns it): the environment at /env, never at the grader's cache folder.
+    assert out["honest_stdout"].split() == ["1", "1000", "/env", "/env/bin/python"]
     doc = out["doctor"]
     for name in ("network", "mount namespace", "read-only root", "pid namespace", "ipc namespace", "uts namespace",
                  "uid drop", "no_new_privs", "seccomp", "rlimits", "allowlisted root"):
