@@ -15,8 +15,9 @@ call (a function is called; its return value is compared)
 Expected values are kept here, outside the sandbox; only inputs/arguments go in.
 
 Building a stdio or call check (`build`): the check's payload carries the program, the
-language, the case *inputs* and the run limits; the expected outputs go to Check.expected,
-which never leaves the grader. Limits: `--timeout` is the row's CPU budget for running cases;
+language and its CaseOptions (rlvr_harness/wire.py: the case *inputs* and the run limits); the
+expected outputs go to Check.expected and how they are compared to Check.judge, neither of
+which leaves the grader. Limits: `--timeout` is the row's CPU budget for running cases;
 `case_timeout` is the CPU limit of one case; compiling has its own allowance on top
 (languages.COMPILE_CPU_S), and each language's runtime adjustments (languages.py) are added to
 the check's memory and process limits."""
