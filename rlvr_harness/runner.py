@@ -1021,6 +1021,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         return None
 
     helpers[BODY] = body
+    pinned = {name: held for name, held in bound_modules}
+
+    def module_of(name, *, _pinned=pinned):  # noqa: ANN001, ANN202 - linked into the test file (MODULE)
+        return _pinned[name]
+
+    helpers[MODULE] = module_of
     state.update(bodies={}, range=range, behind=behind, fn_dict=type(genuine).__dict__["__dict__"].__get__,
                  body_not_run="the test file's function behind the test's wrapper did not run to its end")
     state.update(genuine=genuine, failures=failures, function_type=type(genuine), trusted_fixture=trusted_fixture,
@@ -1410,6 +1416,125 @@ def _plain_deep_asserts(tree: ast.AST) -> None:
                 stack.append(value)
 
 
+MODULE = "__rlvr_module__"  # the helper a pinned module name is read through (_pin_modules)
+
+
+def _pinned_names(tests: str) -> tuple[str, ...]:
+    """Names a pytest module binds by a top-level `import X` / `import X as Y` (a module) and
+    nowhere else (_module_bindings), whose module imports now, before the candidate runs (the
+    restorer imports the same ones); the program's own `solution` is not one of them."""
+    import importlib
+
+    out = []
+    for name, module, attr in _module_bindings(tests):
+        if attr or module.split(".")[0] == "solution":
+            continue
+        try:
+            importlib.import_module(module)
+        except BaseException:  # noqa: BLE001 - the tests' own import will say what is wrong
+            continue
+        if type(sys.modules.get(module)) is type(sys):
+            out.append(name)
+    return tuple(out)
+
+
+def _pin_modules(tree: ast.Module, names: tuple[str, ...]) -> None:
+    """Every read of a pinned name (a module the test module imports, see _pinned_names) that
+    no enclosing function, lambda, comprehension or class body binds becomes
+    `__rlvr_module__("name")`: the module as imported before the candidate ran, held by a
+    linked helper. The test module's globals are reachable from candidate code (sys.modules,
+    pytest's items), and a rebinding of `math` there in the middle of a test decided that
+    test's later `math.isclose(...)` (red team rtv, test_module_global_rebound_mid_test)."""
+    if not names:
+        return
+    pinned = frozenset(names)
+
+    class Pin(ast.NodeTransformer):
+        def __init__(self) -> None:
+            self.shadow: list[frozenset[str]] = [frozenset()]
+
+        def _scope(self, node: ast.AST, fields: tuple[str, ...], outer: frozenset[str]) -> None:
+            bound, _read, _reaching = strict._scope_names(node)
+            declared = {n for sub in ast.walk(node) if isinstance(sub, (ast.Global, ast.Nonlocal)) for n in sub.names}
+            self.shadow.append(outer | (bound & pinned) | (declared & pinned))
+            for field in fields:
+                value = getattr(node, field)
+                if isinstance(value, list):
+                    setattr(node, field, [self.visit(v) for v in value])
+                elif isinstance(value, ast.AST):
+                    setattr(node, field, self.visit(value))
+            self.shadow.pop()
+
+        def _function(self, node: ast.AST) -> ast.AST:
+            node.decorator_list = [self.visit(d) for d in node.decorator_list]
+            node.args = self.visit(node.args)  # defaults and annotations: the enclosing scope
+            if getattr(node, "returns", None) is not None:
+                node.returns = self.visit(node.returns)
+            self._scope(node, ("body",), self._function_shadow())
+            return node
+
+        def _function_shadow(self) -> frozenset[str]:
+            return self.shadow[-1]
+
+        visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+        def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+            node.args = self.visit(node.args)
+            self._scope(node, ("body",), self.shadow[-1])
+            return node
+
+        def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+            node.decorator_list = [self.visit(d) for d in node.decorator_list]
+            node.bases = [self.visit(b) for b in node.bases]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            bound, _read, _reaching = strict._scope_names(node)
+            outer = self.shadow[-1]
+            # the class body's own names shadow only its own statements, not its methods'
+            body = []
+            for stmt in node.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    body.append(self.visit(stmt))
+                else:
+                    self.shadow.append(outer | (bound & pinned))
+                    body.append(self.visit(stmt))
+                    self.shadow.pop()
+            node.body = body
+            return node
+
+        def _comprehension(self, node: ast.AST) -> ast.AST:
+            first = node.generators[0]
+            first.iter = self.visit(first.iter)  # evaluated in the enclosing scope
+            bound, _read, _reaching = strict._scope_names(node)
+            self.shadow.append(self.shadow[-1] | (bound & pinned))
+            first.target = self.visit(first.target)
+            first.ifs = [self.visit(i) for i in first.ifs]
+            for gen in node.generators[1:]:
+                self.visit(gen)
+            for field in ("elt", "key", "value"):
+                if hasattr(node, field):
+                    setattr(node, field, self.visit(getattr(node, field)))
+            self.shadow.pop()
+            return node
+
+        visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+        def visit_match_case(self, node: ast.match_case) -> ast.AST:
+            # a value pattern (`case math.pi:`) must stay a dotted name: left as written
+            if node.guard is not None:
+                node.guard = self.visit(node.guard)
+            node.body = [self.visit(stmt) for stmt in node.body]
+            return node
+
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            if isinstance(node.ctx, ast.Load) and node.id in pinned and node.id not in self.shadow[-1]:
+                call = ast.Call(func=strict.helper_ref(MODULE), args=[ast.Constant(node.id)], keywords=[])
+                return ast.copy_location(call, node)
+            return node
+
+    Pin().visit(tree)
+    ast.fix_missing_locations(tree)
+
+
 BODY = "__rlvr_body__"  # the helper a test function's body reports its entry and exit through
 
 
@@ -1468,9 +1593,11 @@ def _strict_rewrite_hook(testfile: str, helpers: dict[str, Any], tests: str | No
 
     def rewrite_asserts(mod, source, module_path=None, config=None, *, _original=pyrewrite.rewrite_asserts,  # noqa: ANN001
                         _real=os.path.realpath(testfile), _realpath=os.path.realpath, _str=str,
-                        _rewrite=strict.rewrite, _plain=_plain_deep_asserts, _bodies=_witness_bodies):
+                        _rewrite=strict.rewrite, _plain=_plain_deep_asserts, _bodies=_witness_bodies,
+                        _pin=_pin_modules, _pinned=_pinned_names(tests) if tests is not None else ()):
         if module_path is not None and _realpath(_str(module_path)) == _real:
             _rewrite(mod)
+            _pin(mod, _pinned)  # after the strict rewrite: its helpers' arguments are pinned too
             _plain(mod)
             _bodies(mod)
         return _original(mod, source, module_path, config)
