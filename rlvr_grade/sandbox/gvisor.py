@@ -84,6 +84,7 @@ class GvisorBackend(RemoteBackend):
         self._state: str | None = None
         self._bundles: dict[tuple[str, str], str] = {}  # (root language, env id) -> its bundle's config.json template
         self._worlds: dict[str, Any] = {}
+        self._native: dict[str, tuple[str, ...]] = {}  # env id -> what its libraries need (_native_for)
         self._known: dict[str, Any] = {}  # env id -> the envs.Environment the grader resolved
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
@@ -121,6 +122,33 @@ class GvisorBackend(RemoteBackend):
 
                 world = self._worlds[env_id] = world_of(env_id, preload=(), known=self._known)
             return world
+
+    def _native_for(self, env_id: str) -> tuple[str, ...]:
+        """The raw-memory modules environment `env_id`'s own libraries cannot import without
+        (pandas: ctypes), asked once per environment in a sandbox of its own, as the local
+        seed asks (zygote.native_needs): a check refuses them to everyone, so its runner
+        imports them first (inner.py --native). () when the question fails: the library then
+        fails in the check, as it would."""
+        with self._spec_lock:
+            hit = self._native.get(env_id)
+        if hit is not None:
+            return hit
+        from rlvr_grade.sandbox.local import boot_code
+        from rlvr_harness.guard import NATIVE_MEMORY_MODULES
+
+        found: tuple[str, ...] = ()
+        needs = self._world(env_id).needs
+        if needs:
+            ask = boot_code("from rlvr_harness.guard import NATIVE_MEMORY_MODULES as N; from rlvr_grade.sandbox.zygote "
+                            "import native_needs; print('NATIVE', ','.join(native_needs(sorted(N), %r)))" % (list(needs),),
+                            inside=True)
+            code, out, _err = self._runsc_run("python", [self._python(env_id), "-s", "-c", ask], b"", timeout=300, env_id=env_id)
+            lines = [ln for ln in out.splitlines() if ln.startswith("NATIVE")] if code == 0 else []
+            if lines:
+                found = tuple(n for n in lines[-1][len("NATIVE"):].strip().split(",") if n in NATIVE_MEMORY_MODULES)
+        with self._spec_lock:
+            self._native[env_id] = found
+        return found
 
     def add_environment(self, env: Any) -> None:
         if not env.default:
@@ -268,6 +296,9 @@ class GvisorBackend(RemoteBackend):
         boot = boot_code("import runpy; runpy.run_module('rlvr_grade.sandbox.inner', run_name='__main__', alter_sys=True)",
                          inside=True)
         argv = [self._python(check.env), "-s", "-c", boot, "--request", "-", "--mode", "light"]
+        native = self._native_for(check.env) if check.env else ()
+        if native:
+            argv += ["--native", ",".join(native)]
         code, out, err = self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(),
                                          request.deadline_s, int(check.limits.disk_mb), env_id=check.env)
         return Reply(code, out, err)

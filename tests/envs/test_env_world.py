@@ -191,6 +191,21 @@ def test_gvisor_runs_a_check_in_its_environment(wheelhouse):
     assert "No module named 'typer'" in outcomes[2].error
 
 
+@pytest.mark.skipif(not _gvisor_ready(), reason="runsc and root needed")
+def test_gvisor_imports_an_environments_library_that_needs_ctypes(wheelhouse):
+    """gVisor starts a fresh interpreter per check, with no preload: a library that imports
+    ctypes at import (pandas) failed there on every check (ctypes refused in a check). The
+    backend asks each environment once what its libraries need, and the runner imports it."""
+    envs.build(spec_of(wheelhouse, "needs-native"), name="native")
+    from rlvr_grade.api import ScoreOptions
+
+    with Grader(ScoreOptions(backend="gvisor", concurrency=1)) as g:
+        ok, plain = g.grade([row("import needs_native\ndef f():\n    return needs_native.VALUE\n", "assert f() == 4\n", env="native"),
+                             row("import ctypes\n")])
+    assert ok.status == "pass", ok.error
+    assert plain.status != "pass" and "ctypes" in plain.error  # the default environment needs none
+
+
 def test_the_trainers_reward_functions_take_an_environment(wheelhouse):
     from rlvr_grade import close_shared, make_trl_reward, make_verl_compute_score
 
