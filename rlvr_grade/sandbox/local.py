@@ -313,6 +313,7 @@ class _Seed:
         call = ("from rlvr_grade.sandbox.zygote import seed_main; seed_main(%d, %r, %r, %r, %r)"
                 % (theirs.fileno(), self.warm, self.world.preload, self.world.label, self.world.needs))
         python, code, preexec = self.world.python, boot_code(call), _die_with_parent
+        host_root = None
         if self.world.fixed_names:
             # The seed starts in its own world (mounts.enter_world): its interpreter is
             # ENV_AT/bin/python, so sys.prefix, sys.path, every module's file and the files it
@@ -323,13 +324,15 @@ class _Seed:
             from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
 
             python = os.path.join(ENV_AT, "bin", os.path.basename(self.world.python))
-            code = boot_code(call, inside=True)
+            # The host's / goes with it (root.HOST_ROOT_FD): the farms' hard links are made there.
+            host_root = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            code = boot_code(f"from rlvr_grade.sandbox import root; root.HOST_ROOT_FD.append({host_root}); {call}", inside=True)
             preexec = functools.partial(_enter_world, self.world.shown(), (ENV_AT, HARNESS_AT))
 
         def popen() -> subprocess.Popen:
             return subprocess.Popen(
                 [python, "-s", "-c", code],
-                pass_fds=(theirs.fileno(),),
+                pass_fds=(theirs.fileno(),) + ((host_root,) if host_root is not None else ()),
                 env=_zygote_env(),
                 cwd="/",
                 stdin=subprocess.DEVNULL,
@@ -345,6 +348,8 @@ class _Seed:
             raise
         finally:
             theirs.close()
+            if host_root is not None:
+                os.close(host_root)
         # A seed that never answers (stuck in its warm-up) fails the spawn instead of hanging it.
         ours.settimeout(SEED_TIMEOUT_S)
         self.sock = ours

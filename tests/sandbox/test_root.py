@@ -178,3 +178,34 @@ def test_the_gvisor_backend_masks_the_grader_paths_as_the_local_one_does():
 
     backend = GvisorBackend(hide=["/inputs/run1"])
     assert backend.hide[-1] == "/inputs/run1" and os.path.realpath(os.getcwd()) in backend.hide
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a seed's world needs root here")
+def test_a_farm_built_in_a_seeds_world_links_the_hosts_files(tmp_path):
+    """In a local seed's world each host folder is a mount of its own, so os.link between two
+    is EXDEV and every library was copied into each farm (~42 MB here); through the host's /
+    (root.HOST_ROOT_FD) they are hard links again, and a world's own file (/env/pyvenv.cfg),
+    which the host's / does not hold, is still copied."""
+    import functools
+
+    from rlvr_grade.sandbox import local, mounts
+
+    world = local.world_of("")
+    if not world.fixed_names:
+        pytest.skip("the default environment is not a venv with a stdlib snapshot here")
+    base = root.farm_base()  # on the host's own filesystem, like the farms
+    base = os.path.join(base, f".test-{os.getpid()}")
+    fd = os.open("/", os.O_PATH | os.O_DIRECTORY)
+    code = (f"import os; from rlvr_grade.sandbox import root; root.HOST_ROOT_FD.append({fd}); "
+            f"farm, _ = root.materialize(root.python_root().layout(), base={base!r}); "
+            "fs = [os.path.join(r, n) for r, _, ns in os.walk(farm) for n in ns if os.path.isfile(os.path.join(r, n))]; "
+            "print(sorted(f[len(farm):] for f in fs if os.stat(f).st_nlink == 1 and os.path.getsize(f)))")
+    try:
+        out = subprocess.run([os.path.join(root.ENV_AT, "bin", "python"), "-c", local.boot_code(code, inside=True)],
+                             pass_fds=(fd,), cwd="/", capture_output=True, text=True, timeout=120,
+                             preexec_fn=functools.partial(mounts.enter_world, world.shown(), (root.ENV_AT, root.HARNESS_AT)))
+    finally:
+        os.close(fd)
+        shutil.rmtree(base, ignore_errors=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[0] == "['/env/pyvenv.cfg']", out.stdout[-1500:]
