@@ -175,6 +175,10 @@ def _host_facts() -> dict[str, Any]:
         facts["libseccomp"] = "found"
     except OSError as exc:
         facts["libseccomp"] = str(exc)
+    if shutil.which("runsc") is not None and os.geteuid() == 0:
+        from rlvr_grade.sandbox.gvisor import limits_here
+
+        facts["gvisor_limits"] = limits_here()
     try:
         major, minor = (int(x) for x in platform.release().split(".")[:2])
         facts["mount_setattr"] = (major, minor) >= (5, 12)

@@ -9,8 +9,10 @@ for a whole check (boundary.execution_from_wire) and for one case (rlvr_harness/
 
 Where the CPU limit is enforced: a check's, by the collector (rlvr_harness/process.py `collect`)
 watching the slot cgroup's CPU accounting (exact, subprocesses included), with RLIMIT_CPU as the
-per-process backstop; where no cgroup is (unprivileged, gVisor, Beam), RLIMIT_CPU alone. A case's,
-by RLIMIT_CPU on the case's process. Sealed: the standard library only (this runs in the sandbox).
+per-process backstop; where no cgroup is (unprivileged, Beam), RLIMIT_CPU alone. Under gVisor,
+RLIMIT_CPU inside, and the grader's collector watching a host cgroup around the whole sandbox
+(sandbox/gvisor.py; `limit_hit` reads it through remote.Around). A case's, by RLIMIT_CPU on the
+case's process. Sealed: the standard library only (this runs in the sandbox).
 """
 
 from __future__ import annotations

@@ -102,7 +102,8 @@ class Collected:
 
 def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: Callable[[], None],
             cpu_limit: float = INF, cpu_used: Callable[[], float | None] | None = None, ncpu: int = 1,
-            linger_s: float = 0.5, lazy_s: float | None = None, eager_bytes: int = 32 << 10) -> Collected:
+            linger_s: float = 0.5, lazy_s: float | None = None, eager_bytes: int = 32 << 10,
+            cpu_every_s: float = 0.25) -> Collected:
     """Drain `streams` of the started process `pid` until it has exited and they are closed,
     kill it (`kill`) at the first limit it meets, then reap it.
 
@@ -113,7 +114,7 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
 
     Limits: the wall deadline (`t0` + `wall_s`); the output caps (see Stream); the CPU limit when
     `cpu_used` reads the CPU spent so far (None: it cannot), looked at no later than the earliest
-    moment the budget could run out on all `ncpu` cores. `lazy_s`: instead of waking for every
+    moment the budget could run out on all `ncpu` cores, and at least every `cpu_every_s`. `lazy_s`: instead of waking for every
     write, sleep on the pidfd alone and empty the pipes every `lazy_s` (a check writes ~15 records;
     each wake-up costs a run of this loop while it runs), turning eager (woken by the pipes) once
     a drain finds `eager_bytes`, so a flooding writer never waits on a full pipe for long. None:
@@ -149,7 +150,7 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
                     killed_for_cpu = True
                     next_cpu_look = deadline = INF
                 else:
-                    next_cpu_look = now + min(0.25, max(0.005, left / ncpu))
+                    next_cpu_look = now + min(cpu_every_s, max(0.005, left / ncpu))
         if not exited and now >= deadline:
             kill()
             killed_for_wall = True

@@ -144,6 +144,8 @@ def doctor(
         typer.echo(f"\nisolation level: {report.isolation.get('level', '?')} ({report.isolation.get('mode_reason', '')})")
         for warning in report.warnings:
             typer.echo(f"warning: {warning}")
+        if report.host.get("gvisor_limits"):
+            typer.echo(f"gvisor backend's limits: {report.host['gvisor_limits']}")
         typer.echo(f"\nenvironment: {report.isolation.get('environment', '?')}")
         typer.echo("\nroot of a Python check in it (read-only; besides its own /tmp, /dev, /proc, /etc/passwd):")
         for line in report.root:

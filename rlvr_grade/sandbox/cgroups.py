@@ -1,7 +1,8 @@
 """Per-slot memory, pids and CPU-accounting cgroups, on cgroup v1 or v2, whichever the host mounts.
 
 Each worker slot owns one cgroup for its whole life; a check's child joins it by writing its
-own pid (creating and removing a cgroup per check costs 7-15 ms once RCU gets involved)."""
+own pid (creating and removing a cgroup per check costs 7-15 ms once RCU gets involved). The
+gVisor backend's slots are the same cgroups, each holding one `runsc` tree at a time."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ ROOT = "/sys/fs/cgroup"
 SLOT_NAME = re.compile(r"([0-9]+)-(?:[0-9]+-)?slot[0-9]+(?:-[0-9a-f]{8})?(?:-py)?")  # -<env id> per environment
 # The one-check inner runner's (sandbox/inner.py, full mode): f"inner-{pid}-{token_hex(4)}".
 INNER_NAME = re.compile(r"inner-([0-9]+)-[0-9a-f]+")
+# GvisorBackend's slots (sandbox/gvisor.py): f"gvisor-{pid}-{instance}-slot{i}", the pid the grader's.
+GVISOR_NAME = re.compile(r"gvisor-([0-9]+)-[0-9]+-slot[0-9]+")
 
 
 def cgroup_version() -> int | None:
@@ -162,6 +165,34 @@ class SlotCgroup:
     def join(self, pid: int) -> None:
         for d in self.dirs:
             _write(os.path.join(d, "cgroup.procs"), str(pid))
+
+    def procs_files(self) -> list[str]:
+        """The file per hierarchy a process writes its own pid to, to join (join does it for
+        another pid, which races with that process's forks)."""
+        return [os.path.join(d, "cgroup.procs") for d in self.dirs]
+
+    def members(self) -> int:
+        """How many processes are in the slot's cgroups now."""
+        count = 0
+        for d in self.dirs:
+            try:
+                count = max(count, len(_read(os.path.join(d, "cgroup.procs")).split()))
+            except OSError:
+                pass
+        return count
+
+    def empty(self, wait_s: float = 5.0) -> bool:
+        """SIGKILL everything in the slot's cgroups until none is left (a process forking while
+        it is killed adds members after the first sweep), waiting for the killed to exit;
+        True when the cgroups are empty."""
+        import time
+
+        deadline = time.monotonic() + wait_s
+        while self.kill_all():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+        return True
 
     def oom_kills(self) -> int:
         path = os.path.join(self.memory_dir, "memory.events" if self.version == 2 else "memory.oom_control")

@@ -5,13 +5,22 @@ The sandbox's filesystem is the local backend's allowlisted root (sandbox/root.p
 same farm: an OCI bundle whose read-only rootfs is the farm and whose read-only bind mounts are
 the root's directories, plus a fresh tmpfs /tmp, gVisor's own /dev and /proc, no /sys, and
 generated /etc/passwd and /etc/group. The request reaches the runner on stdin, so no file of
-it exists inside. No network (`--network=none`); the runner adds rlimits (RLIMIT_AS for
-memory: there is no cgroup inside), a dropped uid and its own CPU/wall timers.
+it exists inside. No network (`--network=none`); the runner adds the check's rlimits, a dropped
+uid and its own CPU/wall timers.
+
+The limits cover the whole sandbox, not only the check's processes: each runsc, with its
+sentry, gofer and everything they start, runs in a host cgroup of its slot (cgroups.SlotCgroup,
+the local backend's): memory capped at the check's limit plus the sentry's own share (socket
+and pipe buffers, tmpfs and file caches live in the sentry, where RLIMIT_AS does not see them),
+an OOM kill in it read as the check's memory limit; its CPU accounting watched from the check's
+start (the runner's STARTS_MARK) by the one collector (harness/process.py), the whole tree
+stopped at the check's CPU limit plus the sentry's share (RLIMIT_CPU is per process). Where no
+cgroup can be made (no cgroup fs, none writable) the rlimits alone are the limits: one warning.
 
 Facts this module leans on (notes/sandbox-costs.md): the ptrace platform works on these
 machines, `--platform=kvm` hangs; runsc's own output must go to files, not pipes; a killed
-runsc leaves its `runsc-NNNNNN` cgroups behind, so we run with `--ignore-cgroups` (we set no
-cgroup limits through runsc anyway) and nothing is left to clean up.
+runsc leaves its `runsc-NNNNNN` cgroups behind, so we run with `--ignore-cgroups` (runsc makes
+no cgroup of its own; the slot's, which it starts in, holds it) and nothing is left to clean up.
 
 runsc runs in a mount namespace of its own where every mount is `noatime` (`_noatime_namespace`):
 its gofer reads the root's files through the host's inodes (the farm's hard links, the shown
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import secrets
 import shutil
 import signal
@@ -30,10 +40,12 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from typing import Any
 
 from rlvr_grade.sandbox import PACKAGE_DIR
-from rlvr_grade.sandbox.remote import RemoteBackend, Reply, Request
+from rlvr_grade.sandbox.inner import STARTS_MARK
+from rlvr_grade.sandbox.remote import Around, RemoteBackend, Reply, Request
 from rlvr_grade.sandbox.root import ENV_AT
 from rlvr_grade.types import Check, SandboxError
 
@@ -49,6 +61,31 @@ _ENV = {
     "MKL_NUM_THREADS": "1",
 }
 INSTALL_HINT = "apt-get install runsc  (Debian/Ubuntu; or https://gvisor.dev/docs/user_guide/install/)"
+
+# What a sandbox holds beside the check, allowed on top of the check's memory limit in its
+# slot's cgroup: runsc, the sentry (its Go heap, the runner's interpreter with the harness and
+# pytest imported, its caches of the files read), the gofer. Measured (rss + shmem of the
+# cgroup, docs/sandbox.md): 43 MiB for an asserts check, 69 MiB for a pytest one, 92 MiB for a
+# pytest check importing pandas.
+SENTRY_MEMORY_MB = 128
+# The sandbox's CPU beyond the check's own, allowed on top of the check's CPU limit: the
+# sentry's and gofer's work for the check (system calls, page faults, file reads) and the
+# sandbox's exit. Measured from the check's start: the whole tree spent less host CPU than the
+# runner inside reported for the check (ptrace bills scheduling delays as the task's time).
+SENTRY_CPU_SHARE = 0.5  # times the check's CPU limit
+SENTRY_CPU_S = 1.0
+# Host tasks of one sandbox: ~75 for runsc, the sentry and the gofer (Go threads), and 8-13 per
+# process of the check (ptrace's stub process per address space; threads cost none), whose
+# count RLIMIT_NPROC caps inside. A backstop far above that: a sentry that cannot make a thread
+# dies, and that would be the row's sandbox_error, not a verdict.
+SANDBOX_TASKS = 128
+TASKS_PER_PROCESS = 32
+_JOIN = ('n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "rlvr: cannot join cgroup $1" >&2; exit 125; }; '
+         'shift; n=$((n-1)); done; exec "$@"')
+_instances = iter(range(1 << 62))
+_warned: list[str] = []
+RLIMITS_ONLY = ("a check's limits are the runner's rlimits, per process; memory the sandbox kernel holds for it and "
+                "CPU across its processes are not capped")
 
 
 class GvisorBackend(RemoteBackend):
@@ -88,10 +125,13 @@ class GvisorBackend(RemoteBackend):
         self._known: dict[str, Any] = {}  # env id -> the envs.Environment the grader resolved
         self._farm_locks: list[int] = []
         self._spec_lock = threading.Lock()
-        self._procs: dict[int, subprocess.Popen] = {}
+        self._procs: dict[int, subprocess.Popen] = {}  # the runsc of each check running
         self._lock = threading.Lock()
         self._version = ""
         self._mntns: int | None = None  # runsc's mount namespace (_noatime_namespace)
+        self._slots: list[Any] = []  # cgroups.SlotCgroup per slot, each around one runsc at a time
+        self._free: queue.Queue | None = None  # of the slots not running a check; None: no cgroups
+        self.no_cgroup = ""  # why the limits are the rlimits alone ("" when the cgroups hold)
 
     def start(self) -> None:
         path = shutil.which(self.runsc)
@@ -102,6 +142,7 @@ class GvisorBackend(RemoteBackend):
             raise SandboxError("the gvisor backend runs `runsc run`, which needs root here")
         self._state = tempfile.mkdtemp(prefix="rlvr-runsc-")
         self._mntns = _noatime_namespace()
+        self._make_slots()
         try:
             out = subprocess.run([self.runsc, "--version"], capture_output=True, text=True, timeout=30)
             self._version = out.stdout.splitlines()[0] if out.stdout else ""
@@ -109,9 +150,25 @@ class GvisorBackend(RemoteBackend):
             self._version = ""
         self.seccomp_filter()  # compiled now: isolation() reports whether there is one
         # One real sandbox now, so a broken runsc is one clear error, not N sandbox_error rows.
-        code, out, err = self._runsc_run("python", [self._python(""), "-I", "-S", "-c", "pass"], b"", timeout=60)
-        if code != 0:
-            raise SandboxError(f"runsc cannot start a sandbox (exit {code}): {(err or out).strip()[-300:]}")
+        reply = self._runsc_run("python", [self._python(""), "-I", "-S", "-c", "pass"], b"", timeout=60)
+        if reply.code != 0:
+            self.close()
+            raise SandboxError(f"runsc cannot start a sandbox (exit {reply.code}): {(reply.stderr or reply.stdout).strip()[-300:]}")
+
+    def _make_slots(self) -> None:
+        """One host cgroup per slot (see the module's doc), or none and one warning."""
+        self.no_cgroup = ""
+        try:
+            self._slots = _slot_cgroups(self.concurrency)
+        except OSError as exc:
+            self.no_cgroup = f"no host cgroup for runsc here ({exc})"
+            if self.no_cgroup not in _warned:
+                _warned.append(self.no_cgroup)
+                sys.stderr.write(f"Warning: gvisor: {self.no_cgroup}: {RLIMITS_ONLY}\n")
+            return
+        self._free = queue.Queue()
+        for slot in self._slots:
+            self._free.put(slot)
 
     def _world(self, env_id: str) -> Any:
         """The environment `env_id` ("" the default) as the local backend runs it (local.World)."""
@@ -142,8 +199,8 @@ class GvisorBackend(RemoteBackend):
             ask = boot_code("from rlvr_harness.guard import NATIVE_MEMORY_MODULES as N; from rlvr_grade.sandbox.zygote "
                             "import native_needs; print('NATIVE', ','.join(native_needs(sorted(N), %r)))" % (list(needs),),
                             inside=True)
-            code, out, _err = self._runsc_run("python", [self._python(env_id), "-s", "-c", ask], b"", timeout=300, env_id=env_id)
-            lines = [ln for ln in out.splitlines() if ln.startswith("NATIVE")] if code == 0 else []
+            reply = self._runsc_run("python", [self._python(env_id), "-s", "-c", ask], b"", timeout=300, env_id=env_id)
+            lines = [ln for ln in reply.stdout.splitlines() if ln.startswith("NATIVE")] if reply.code == 0 else []
             if lines:
                 found = tuple(n for n in lines[-1][len("NATIVE"):].strip().split(",") if n in NATIVE_MEMORY_MODULES)
         with self._spec_lock:
@@ -234,11 +291,13 @@ class GvisorBackend(RemoteBackend):
         }
         return json.dumps(spec)
 
-    def _runsc_run(self, language: str, argv: list[str], stdin: bytes, timeout: float,
-                   disk_mb: int = 64, env_id: str = "") -> tuple[int | None, str, str]:
-        """Run argv in a fresh sandbox over `language`'s root, `stdin` on its standard input;
-        (exit code or None if we killed it, stdout, stderr). runsc's output goes through
-        files: with pipes, `runsc` can hang on exit."""
+    def _runsc_run(self, language: str, argv: list[str], stdin: bytes, timeout: float, disk_mb: int = 64,
+                   env_id: str = "", limits: Any = None, token: str = "") -> Reply:
+        """Run argv in a fresh sandbox over `language`'s root, `stdin` on its standard input,
+        in a slot's cgroup capped at `limits` (types.Limits; None: the defaults); the reply's
+        code is None if we killed it at `timeout`. runsc's output goes through files: with
+        pipes, `runsc` can hang on exit. `token`: the request's, whose STARTS_MARK starts the
+        count of the sandbox's CPU against the check's limit."""
         assert self._state is not None
         spec = self._spec(language, env_id)
         spec["process"]["args"] = argv
@@ -252,12 +311,34 @@ class GvisorBackend(RemoteBackend):
         assert self._mntns is not None
         command = ["nsenter", f"--mount=/proc/self/fd/{self._mntns}", "--", self.runsc, f"--root={self._state}", f"--platform={self.platform}", "--network=none",
                    "--ignore-cgroups", "run", "--bundle", bundle, cid]
+        slot = self._free.get() if self._free is not None else None
         try:
-            return self._popen(command, stdin, timeout)
+            return self._popen(command, stdin, timeout, slot, limits, token)
         finally:
+            if slot is not None:
+                assert self._free is not None
+                self._free.put(slot)
             shutil.rmtree(bundle, ignore_errors=True)
 
-    def _popen(self, command: list[str], stdin: bytes, timeout: float) -> tuple[int | None, str, str]:
+    def _popen(self, command: list[str], stdin: bytes, timeout: float, slot: Any = None, limits: Any = None,
+               token: str = "") -> Reply:
+        from rlvr_grade.types import Limits
+        from rlvr_harness import process
+
+        limits = limits or Limits()
+        cpu_limit = float(limits.cpu_s) * (1 + SENTRY_CPU_SHARE) + SENTRY_CPU_S
+        if slot is not None:
+            # Nothing of the check before carries over: its processes are gone (the cgroup is
+            # empty), and its OOM kills, CPU and peak are marks this check is measured from.
+            if not slot.empty():
+                raise SandboxError("gvisor: a slot's cgroup still has processes of the check before it")
+            slot.configure((int(limits.memory_mb) + SENTRY_MEMORY_MB) << 20,
+                           SANDBOX_TASKS + TASKS_PER_PROCESS * int(limits.processes))
+            oom_before, peak_mark = slot.oom_kills(), slot.peak_mark()
+            files = slot.procs_files()
+            # runsc starts in the slot's cgroup (the shell joins it, then execs): every process
+            # it makes is born in it, none can fork before it is counted.
+            command = ["/bin/sh", "-c", _JOIN, "sh", str(len(files)), *files, *command]
         with tempfile.TemporaryFile() as inp, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             inp.write(stdin)
             inp.seek(0)
@@ -271,19 +352,44 @@ class GvisorBackend(RemoteBackend):
                 env={"PATH": "/usr/local/bin:/usr/bin:/bin"},
                 start_new_session=True,
             )
+            t0 = time.monotonic()
+            start: list[int] = []  # the slot's CPU counter when the check's process was made
+            mark = f"{STARTS_MARK} {token}\n".encode()
+
+            def cpu_used() -> float | None:
+                if not start:
+                    # the runner writes the mark first thing on its stdout (inner._announce)
+                    if not token or mark not in os.pread(out.fileno(), len(mark) + 4096, 0):
+                        return 0.0
+                    start.append(slot.cpu_ns() or 0)
+                now = slot.cpu_ns()
+                return None if now is None else (now - start[0]) / 1e9
+
+            def kill() -> None:
+                _kill_group(proc.pid)
+                if slot is not None:
+                    slot.kill_all()
+
             with self._lock:
                 self._procs[proc.pid] = proc
             try:
-                code: int | None = proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                _kill_group(proc)
-                code = None
+                ended = process.collect(proc.pid, [], t0=t0, wall_s=timeout, kill=kill, cpu_limit=cpu_limit,
+                                        cpu_used=cpu_used if slot is not None else None, ncpu=os.cpu_count() or 1,
+                                        cpu_every_s=0.05)
             finally:
                 with self._lock:
                     self._procs.pop(proc.pid, None)
+            proc.returncode = ended.exit_code if ended.exit_code is not None else -(ended.signal or 0)
+            around = None
+            if slot is not None:
+                used = cpu_used() if start else 0.0
+                around = Around(cpu_s=used or 0.0, cpu_limit=cpu_limit, oom=slot.oom_kills() > oom_before,
+                                peak_memory_mb=slot.peak_since(peak_mark) / 2**20, wall_s=ended.wall_s)
+                slot.empty()
             out.seek(0)
             err.seek(0)
-            return code, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")
+            return Reply(None if ended.killed_for_wall else proc.returncode, out.read().decode("utf-8", "replace"),
+                         err.read().decode("utf-8", "replace"), around)
 
     def exchange(self, check: Check, request: Request) -> Reply:
         if self._state is None:
@@ -299,15 +405,24 @@ class GvisorBackend(RemoteBackend):
         native = self._native_for(check.env) if check.env else ()
         if native:
             argv += ["--native", ",".join(native)]
-        code, out, err = self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(),
-                                         request.deadline_s, int(check.limits.disk_mb), env_id=check.env)
-        return Reply(code, out, err)
+        return self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(), request.deadline_s,
+                               int(check.limits.disk_mb), env_id=check.env, limits=check.limits, token=request.token)
+
+    def request(self, check: Check) -> Request:
+        req = super().request(check)
+        req.body["announce"] = True  # STARTS_MARK: the sandbox's CPU is counted from there
+        return req
 
     def close(self) -> None:
         with self._lock:
             procs = list(self._procs.values())
         for proc in procs:
-            _kill_group(proc)
+            _kill_group(proc.pid)  # their collectors reap them
+        for slot in self._slots:
+            slot.empty()
+            slot.remove()
+        self._slots = []
+        self._free = None
         if self._state is not None:
             shutil.rmtree(self._state, ignore_errors=True)
             self._state = None
@@ -340,7 +455,52 @@ class GvisorBackend(RemoteBackend):
             "filesystem": "allowlisted root (the local backend's), read-only; fresh tmpfs /tmp; gVisor's own /dev and /proc; no /sys",
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers, "
                       + ("the local backend's seccomp allowlist" if self.seccomp_filter() else "no seccomp filter (libseccomp missing)"),
+            "limits": self.limits_summary(),
         }
+
+    def limits_summary(self) -> str:
+        """How the check's limits reach the whole sandbox in this run (one line, for the summary)."""
+        if self.no_cgroup:
+            return f"rlimits only, per process: {self.no_cgroup}"
+        return (f"a host cgroup per slot around runsc: memory at the check's limit + {SENTRY_MEMORY_MB} MiB for the "
+                f"sandbox kernel, no swap, {SANDBOX_TASKS} host tasks + {TASKS_PER_PROCESS} per process; CPU of the "
+                f"whole sandbox from the check's start, at {1 + SENTRY_CPU_SHARE:g}x the check's limit + {SENTRY_CPU_S:g} s")
+
+
+def _slot_cgroups(count: int) -> list[Any]:
+    """`count` slot cgroups (cgroups.SlotCgroup) for runsc trees, each with memory, pids and
+    CPU accounting, their limits writable; OSError (naming what is missing) when not here."""
+    from rlvr_grade.sandbox import cgroups
+
+    if cgroups.cgroup_version() is None:
+        raise OSError(f"no cgroup v1 memory+pids hierarchy and no cgroup v2 mount at {cgroups.ROOT}")
+    cgroups.sweep_dead(cgroups.GVISOR_NAME)  # a SIGKILLed grader's slots
+    tag = f"gvisor-{os.getpid()}-{next(_instances)}"
+    made: list[Any] = []
+    try:
+        for i in range(count):
+            slot = cgroups.SlotCgroup(f"{tag}-slot{i}")
+            made.append(slot)
+            if slot.cpu_ns() is None:
+                raise OSError("no CPU accounting (cpuacct) for its cgroups")
+            slot.configure(256 << 20, SANDBOX_TASKS)  # writable, or no slots at all
+    except OSError:
+        for slot in made:
+            slot.remove()
+        raise
+    return made
+
+
+def limits_here() -> str:
+    """How the gVisor backend's limits would reach a check on this machine (doctor's line): a
+    slot cgroup is made and removed to be sure."""
+    try:
+        for slot in _slot_cgroups(1):
+            slot.remove()
+    except OSError as exc:
+        return f"rlimits only, per process (no host cgroup for runsc here: {exc}): {RLIMITS_ONLY}"
+    return (f"the whole sandbox: a host cgroup per slot around runsc (memory: the check's limit + {SENTRY_MEMORY_MB} MiB; "
+            f"CPU of every process: {1 + SENTRY_CPU_SHARE:g}x the check's limit + {SENTRY_CPU_S:g} s)")
 
 
 _NAMESPACE_BUILDER = """
@@ -382,13 +542,9 @@ def _venv_of(python: str) -> str | None:
     return venv if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else None
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(pid: int) -> None:
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
-        pass
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
         pass
 

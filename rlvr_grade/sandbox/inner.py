@@ -35,6 +35,11 @@ from rlvr_grade.sandbox.zygote import THREAD_VARS, Zygote
 from rlvr_harness.wire import WorkerInit
 
 RESULT_MARK = "RLVR-RESULT"
+# Written on stdout, `STARTS_MARK <token>`, just before the check's process is made, when the
+# request asks (`announce`): the gVisor backend counts the whole sandbox's CPU from there
+# (gvisor.py), so the runner's own start-up is not billed to the check. Nothing of the check
+# has run yet when it is written, so no check can write it early or keep it from being written.
+STARTS_MARK = "RLVR-CHECK-STARTS"
 # Uids for the check's process. Distinct per concurrent check where the pid is unique, because
 # RLIMIT_NPROC counts every process of a uid, not just the check's own.
 UID_BASE = 300000
@@ -126,6 +131,7 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
     cfg = WorkerInit(slot=0, uid=UID_BASE + os.getpid() % 100000, isolate=True, cgroup=cg_name, env=dict(CHILD_ENV))
     zygote = Zygote(cfg)
     _use_shipped_filter(zygote, req)
+    _announce(req)
     try:
         return zygote.execute(req)
     finally:
@@ -158,9 +164,15 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
     cfg = WorkerInit(slot=0, uid=uid, isolate=False, env=dict(CHILD_ENV))
     zygote = LightZygote(cfg)
     _use_shipped_filter(zygote, req)
+    _announce(req)
     resp = zygote.execute(req)
     resp["inner"] = {"mode": "light", "network": network}
     return resp
+
+
+def _announce(req: dict[str, Any]) -> None:
+    if req.get("announce"):
+        os.write(1, f"{STARTS_MARK} {req.get('token', '')}\n".encode())
 
 
 def _use_shipped_filter(zygote: Zygote, req: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from rlvr_grade.boundary import execution_from_wire
 from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.sandbox.inner import RESULT_MARK, parse_result
 from rlvr_grade.types import Check, Execution, SandboxError
+from rlvr_harness.limits import LimitHit, limit_hit
 
 
 @dataclass(frozen=True)
@@ -35,14 +36,34 @@ class Request:
 
 
 @dataclass(frozen=True)
+class Around:
+    """What a backend measured around the whole sandbox (the gVisor backend's host cgroup
+    around runsc: every process of it, the sandbox kernel's own memory and buffers included),
+    as opposed to what the runner inside saw of the check's processes."""
+
+    cpu_s: float  # CPU the whole sandbox spent since the check's process was made
+    cpu_limit: float  # what it may spend in that time (the check's limit and the kernel's share)
+    oom: bool  # the kernel killed a process of it at its memory cap
+    peak_memory_mb: float  # the sandbox's peak (0: not raised above an earlier check's)
+    wall_s: float
+
+    @property
+    def limit_hit(self) -> LimitHit | None:
+        """The limit the sandbox as a whole went past (the one rule, harness/limits.py)."""
+        hit = limit_hit(cpu_s=self.cpu_s, cpu_limit=self.cpu_limit, sig=None, memory=self.oom)
+        return hit if hit in ("memory", "cpu") else None
+
+
+@dataclass(frozen=True)
 class Reply:
     """What came back: the runner's exit code (None: killed at the deadline), its stdout, and
     its stderr (a backend may leave it empty when the request was answered: with Beam,
-    reading it is one more call)."""
+    reading it is one more call); `around`, where the backend measures the whole sandbox."""
 
     code: int | None
     stdout: str
     stderr: str = ""
+    around: Around | None = None
 
 
 class RemoteBackend(Backend):
@@ -90,6 +111,9 @@ class RemoteBackend(Backend):
     def run(self, check: Check) -> Execution:
         request = self.request(check)
         reply = self.exchange(check, request)
+        over = reply.around.limit_hit if reply.around is not None else None
+        if over is not None:
+            return _past_a_limit(reply, request, check, over)
         if reply.code is None:
             raise SandboxError(f"{self.name}: the runner did not finish within {request.deadline_s:.0f} s; killed")
         resp = parse_result(reply.stdout, request.token)
@@ -99,3 +123,25 @@ class RemoteBackend(Backend):
         if "sandbox_error" in resp:
             raise SandboxError(f"{self.name} runner: {resp['sandbox_error']}")
         return execution_from_wire(resp, check.limits)
+
+
+def _past_a_limit(reply: Reply, request: Request, check: Check, over: LimitHit) -> Execution:
+    """The check's Execution when the whole sandbox went past a limit (`over`): whatever the
+    runner reported (if it got to), the check cannot pass. A limit the runner itself saw
+    stopping the check stays the one reported."""
+    import dataclasses
+    import signal
+
+    assert reply.around is not None
+    resp = parse_result(reply.stdout, request.token)
+    if resp is not None and "sandbox_error" not in resp:
+        try:
+            ex = execution_from_wire(resp, check.limits)
+        except ValueError:
+            ex = None
+        if ex is not None:
+            return dataclasses.replace(ex, limit_hit=ex.limit_hit or over,
+                                       peak_memory_mb=max(ex.peak_memory_mb, reply.around.peak_memory_mb))
+    return Execution(exit_code=None, signal=int(signal.SIGKILL), stdout="", stderr="", cpu_s=reply.around.cpu_s,
+                     wall_s=reply.around.wall_s, peak_memory_mb=reply.around.peak_memory_mb, limit_hit=over, records=(),
+                     done=False)

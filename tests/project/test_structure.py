@@ -258,7 +258,8 @@ GRADER_PROCESSES = {
     ("rlvr_grade/sandbox/zygote.py", "become_userns_init", "os.fork"): "the unprivileged worker's pid-namespace init",
     ("rlvr_grade/sandbox/zygote.py", "seed_main", "os.fork"): "a seed forks a warm worker",
     ("rlvr_grade/sandbox/local.py", "_Seed._start.popen", "subprocess.Popen"): "starts a seed interpreter",
-    ("rlvr_grade/sandbox/gvisor.py", "GvisorBackend._popen", "subprocess.Popen"): "runsc, whose runner collects the check",
+    ("rlvr_grade/sandbox/gvisor.py", "GvisorBackend._popen", "subprocess.Popen"):
+        "runsc, whose runner collects the check; runsc itself (the whole sandbox) is collected by process.collect",
     ("rlvr_harness/languages.py", "toolchain_versions", "subprocess.Popen"): "asks compilers their version",
 }
 
@@ -302,5 +303,7 @@ def test_candidate_code_is_spawned_in_two_places_and_collected_by_one_function()
     assert CANDIDATE_SPAWNS <= spawns
     reaped = _calls({"os.wait4"})
     assert reaped == {("rlvr_harness/process.py", "collect", "os.wait4")}
+    # The gVisor backend collects the whole sandbox (runsc, its slot cgroup's CPU) with the same one.
     assert _calls({"process.collect", "collect"}) == {("rlvr_grade/sandbox/zygote.py", "Zygote._collect", "process.collect"),
-                                                      ("rlvr_harness/process.py", "run", "collect")}
+                                                      ("rlvr_harness/process.py", "run", "collect"),
+                                                      ("rlvr_grade/sandbox/gvisor.py", "GvisorBackend._popen", "process.collect")}

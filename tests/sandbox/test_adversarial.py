@@ -262,6 +262,19 @@ def test_cpu_burnt_by_subprocesses_counts(sandbox):
     assert ex.limit_hit == "cpu"
 
 
+def test_cpu_of_detached_processes_counts(sandbox):
+    # Six spinners in sessions of their own, never waited for, each under the per-process
+    # RLIMIT_CPU: the slot cgroup's accounting sees them all.
+    ex, _ = _expect(sandbox, "cpu_in_detached_processes", ("timeout",), Limits(cpu_s=1.0, wall_s=20.0, memory_mb=256))
+    assert ex.limit_hit == "cpu"
+
+
+def test_memory_of_many_processes_counts_together(sandbox):
+    # Six processes of 64 MiB each under a 128 MiB cap: the slot cgroup counts them together.
+    ex, _ = _expect(sandbox, "memory_in_many_processes", ("memory_limit",), Limits(cpu_s=10.0, wall_s=20.0, memory_mb=128))
+    assert ex.limit_hit == "memory"
+
+
 def test_sleep_forever_hits_the_wall_backstop(sandbox):
     ex, _ = _expect(sandbox, "sleep_forever", ("timeout",), Limits(cpu_s=0.5, wall_s=1.0, memory_mb=128))
     assert ex.limit_hit == "wall"
@@ -921,6 +934,12 @@ GVISOR_ATTACKS = {
 }
 
 
+# Each forked interpreter holds 9-11 MiB of a gVisor sandbox's memory (measured in the host
+# cgroup around runsc, which counts it against the check's limit): the attacks that hold up to
+# 32 processes to test the process cap get the memory for them, or the memory cap strikes first.
+GVISOR_MANY_PROCESSES_MB = 512
+
+
 @pytest.fixture(scope="module")
 def gvisor(host):
     import shutil as _shutil
@@ -966,6 +985,8 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
         # the disk walk and the fork loop take ~1 s of CPU quiet; gVisor's ptrace platform bills
         # a loaded host's scheduling delays as CPU time (both met the 2 s limit at load 17)
         limits = dataclasses.replace(limits, cpu_s=20.0, wall_s=60.0)
+    if name == "fork_many":
+        limits = dataclasses.replace(limits, memory_mb=GVISOR_MANY_PROCESSES_MB)
     try:
         check = make_check(program(name, **values), CHANNEL_ATTACKS.get(name, TESTS), limits)
         ex = gvisor.run(check)
@@ -986,7 +1007,7 @@ def test_concurrent_gvisor_checks_share_no_kernel_wide_state(gvisor, pair):
     counters): each gVisor check has a kernel of its own."""
     sender, receiver, hold, look = PAIRS[pair]
     got: dict = {}
-    limits = Limits(cpu_s=10.0, wall_s=30.0, memory_mb=256, processes=32)
+    limits = Limits(cpu_s=10.0, wall_s=30.0, memory_mb=GVISOR_MANY_PROCESSES_MB, processes=32)
 
     def send() -> None:
         got["sender"] = gvisor.run(make_check(program(sender, HOLD_S=str(hold + 2.0)), "assert not escaped()\n", limits))
@@ -1246,15 +1267,14 @@ def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox)
 
 GVISOR_MORE = {**{k: v[0] for k, v in CONTAINED.items() if k != "pipe_buffers_past_the_memory_cap"}, "hugetlb_pool": ("fail",),
                "signals_and_priorities_by_group": ("fail",), "stopped_until_the_wall": ("timeout", "runtime_error")}
-# pipe_buffers_past_the_memory_cap is not here: on a loaded machine it met the wall under gVisor,
-# on an idle one (CI) it queued 399 MiB under a 256 MiB cap and passed, the same open hole as
-# socket buffers (test_gvisor_limits_cover_the_whole_check, below).
+# pipe_buffers_past_the_memory_cap is in test_gvisor_limits_cover_the_whole_check (below): on an
+# idle machine it queued 399 MiB under a 256 MiB cap and passed before the cgroup around runsc.
 
 
 @pytest.mark.parametrize("name", sorted(GVISOR_MORE))
 def test_more_attacks_are_contained_under_gvisor_too(gvisor, name):
-    limits = Limits(cpu_s=5.0, wall_s=6.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
-                    disk_mb=16)
+    limits = Limits(cpu_s=5.0, wall_s=6.0, memory_mb=GVISOR_MANY_PROCESSES_MB if name == "thread_bomb" else 256,
+                    processes=32, output_bytes=256 << 10, file_bytes=4 << 20, disk_mb=16)
     check = make_check(program(name, MARK="rlvr-adv-gvisor", NAME="rlvr-adv-none", LOOK_S="0.2"), TESTS, limits)
     ex = gvisor.run(check)
     out = score(check, ex, RewardConfig(), 0.0)
@@ -1281,26 +1301,39 @@ def test_a_gvisor_check_moves_no_access_time_on_the_host(gvisor):
         planted.unlink(missing_ok=True)
 
 
-# Open (issue 16): gVisor's limits cover the check's own process, not what its kernel holds for
-# it or what its other processes burn. runsc runs with --ignore-cgroups, and the runner's limits
-# are rlimits: RLIMIT_AS (memory) does not count socket or pipe buffers in the sentry, and
-# RLIMIT_CPU is per process. Measured: socket_buffers_past_the_memory_cap held 400 MiB under a
-# 128 MiB cap (runsc's RSS on the host grew to 585 MiB) and passed; cpu_spin_subprocesses at
-# 0.5 s of CPU ran to the 20 s wall. The fix is a host cgroup (memory, pids, cpuacct) around
-# each runsc, its OOM and CPU read as the check's limits.
-GVISOR_TREE_OPEN = pytest.mark.xfail(reason="gVisor checks: limits are per process rlimits, no cgroup around runsc "
-                                            "(issue 16, open)", strict=False)
-
-
-@GVISOR_TREE_OPEN
+# gVisor's limits cover the whole sandbox (issue 16): the runner's rlimits are per process and
+# RLIMIT_AS does not count what the sandbox kernel holds for the check (socket and pipe
+# buffers), so each runsc runs in a host cgroup of its slot, its OOM and the whole tree's CPU
+# read as the check's limits (gvisor.py). Before: socket_buffers_past_the_memory_cap held 400 MiB
+# under a 128 MiB cap (runsc's host RSS 585 MiB) and passed; cpu_spin_subprocesses at 0.5 s of
+# CPU ran to the 20 s wall; memory_in_many_processes held 384 MiB and cpu_in_detached_processes
+# burnt ~7 s on a 1 s limit, both passing; epoll_watches_past_the_memory_cap (the fourth red
+# team's) ran to the wall with the sentry holding its millions of watches.
 @pytest.mark.parametrize("name,limit", [("socket_buffers_past_the_memory_cap", "memory"),
-                                        ("pipe_buffers_past_the_memory_cap", "memory"), ("cpu_spin_subprocesses", "cpu")])
+                                        ("pipe_buffers_past_the_memory_cap", "memory"), ("cpu_spin_subprocesses", "cpu"),
+                                        ("memory_in_many_processes", "memory"), ("cpu_in_detached_processes", "cpu"),
+                                        ("epoll_watches_past_the_memory_cap", "memory")])
 def test_gvisor_limits_cover_the_whole_check(gvisor, name, limit):
-    check = make_check(program(name), TESTS, Limits(cpu_s=0.5 if limit == "cpu" else 20.0, wall_s=20.0, memory_mb=128,
-                                                  processes=32))
+    # 1 s for the detached spinners: the check's own process (which starts eight interpreters)
+    # must stay under its limit for the attack to pass where only its own CPU is counted. The
+    # epoll watches take long to make under ptrace: a wall that is not met first.
+    cpu_s = {"cpu": 0.5, "memory": 20.0}[limit] if name != "cpu_in_detached_processes" else 1.0
+    wall_s = 60.0 if name == "epoll_watches_past_the_memory_cap" else 20.0
+    check = make_check(program(name), TESTS, Limits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=128, processes=32))
     ex = gvisor.run(check)
     out = score(check, ex, RewardConfig(), 0.0)
     assert out.reward == 0.0 and ex.limit_hit == limit, (out, ex.limit_hit, ex.stdout[-500:])
+    _gvisor_slots_clean_and_honest(gvisor)
+
+
+def _gvisor_slots_clean_and_honest(gvisor) -> None:
+    """Nothing of a check outlives it in its slot's cgroup, and no limit hit (an OOM kill, a
+    peak, the CPU count) carries to the next check there: an honest check passes in every slot."""
+    assert gvisor._slots and all(slot.members() == 0 for slot in gvisor._slots)
+    for _ in gvisor._slots:  # the free-slot queue is FIFO: this visits every slot
+        check = make_check(HONEST[0], HONEST[1], Limits(cpu_s=2.0, memory_mb=128))
+        ex = gvisor.run(check)
+        assert ex.limit_hit is None and score(check, ex, RewardConfig(), 0.0).status == "pass", (ex, ex.stderr[-500:])
 
 
 # -- issue 16's fourth red team: classes the three before did not try -------------------------

@@ -198,7 +198,9 @@ def test_network_blocked(harness):
 
 def test_fork_bomb_is_contained_and_the_next_check_runs(harness):
     out = grade(harness, BOMB, "assert add(1, 2) == 3\n", TIGHT)
-    assert out.status in ("runtime_error", "timeout", "fail"), out
+    # memory_limit: under gVisor each forked interpreter holds ~9-11 MiB of the sandbox's memory
+    # (measured in its host cgroup), and 32 of them may meet the sandbox's cap first.
+    assert out.status in ("runtime_error", "timeout", "fail", "memory_limit"), out
     assert out.reward == 0.0
     after = grade(harness, ADD, "assert add(1, 2) == 3\n")
     assert after.status == "pass", after

@@ -56,6 +56,9 @@ def test_doctor_shows_every_protection_active_here():
     where = {d for d in ("/srv", "/opt", "/var", "/var/tmp", "/home", "/mnt") if os.access(d, os.W_OK)}
     assert where | {os.getcwd()} <= planted, planted
     assert any("rlvr-doctor-data-" in d for d in planted), planted  # a data folder nobody names
+    # How the gVisor backend's limits reach a check here: a cgroup around each runsc (issue 16).
+    if shutil.which("runsc"):
+        assert report["host"]["gvisor_limits"].startswith("the whole sandbox: a host cgroup per slot"), report["host"]
 
 
 def test_summary_records_the_isolation_level(tmp_path):

@@ -3,6 +3,7 @@ the real runsc, one sandbox per check."""
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import shutil
@@ -70,3 +71,96 @@ def test_cli_grades_with_gvisor_and_the_check_cannot_read_the_graders_files(tmp_
     finally:
         shutil.rmtree(public, ignore_errors=True)
         shutil.rmtree(shared, ignore_errors=True)
+
+
+# -- the host cgroup around each runsc (issue 16) ---------------------------------------------
+# What the attacks against it are: tests/sandbox/test_adversarial.py
+# test_gvisor_limits_cover_the_whole_check. Here: what honest checks and the host see.
+HOG = ("import pytest\n\ndef f(x):\n    block = bytearray(64 << 20)\n    for i in range(0, len(block), 4096):\n"
+       "        block[i] = 1\n    s = 0\n    for i in range(N):\n        s += i * i\n    return x + 1\n")
+PYTEST_HOG = "from solution import f\n\ndef test_f():\n    assert f(1) == 2\n"
+
+
+def _pytest_check(program: str, limits):
+    from rlvr_grade.types import Check
+    from rlvr_harness.splitting import pytest_ids
+
+    return Check(style="pytest", program=program, tests=PYTEST_HOG, expected_tests=tuple(pytest_ids(PYTEST_HOG)), limits=limits)
+
+
+@needs_runsc
+def test_honest_checks_near_their_limits_pass_with_the_sandbox_counted():
+    """The sandbox's cgroup holds the check's memory limit plus the sandbox kernel's own share,
+    and counts its CPU from the check's start: a pytest check holding half its memory limit
+    (64 of 128 MiB: 60 MiB more in runsc, the sentry and the runner) passes, and one using half
+    its CPU limit does, in every slot. With the cgroup at the check's limit alone, the first
+    was killed for memory."""
+    from rlvr_grade.sandbox import cgroups
+    from rlvr_grade.sandbox.gvisor import GvisorBackend
+    from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_grade.types import Limits
+
+    backend = GvisorBackend(concurrency=2, grace_s=20)
+    backend.start()
+    try:
+        assert backend._slots and not backend.no_cgroup, backend.no_cgroup
+        assert "host cgroup per slot" in backend.isolation()["limits"]
+        for n, limits in ((0, Limits(cpu_s=10.0, wall_s=60.0, memory_mb=128)),
+                          (3_000_000, Limits(cpu_s=4.0, wall_s=60.0, memory_mb=256)),
+                          (0, Limits(cpu_s=10.0, wall_s=60.0, memory_mb=128))):
+            check = _pytest_check(HOG.replace("N", str(n)), limits)
+            ex = backend.run(check)
+            out = score(check, ex, RewardConfig(), 0.0)
+            assert (out.status, ex.limit_hit) == ("pass", None), (out, ex.cpu_s, ex.peak_memory_mb, ex.stderr[-500:])
+        names = [os.path.basename(d) for slot in backend._slots for d in slot.dirs]
+        assert all(cgroups.GVISOR_NAME.fullmatch(n) for n in names), names
+    finally:
+        backend.close()
+    assert not [n for n in names if glob.glob(os.path.join(cgroups.ROOT, "*", "rlvr-grade", n))
+                + glob.glob(os.path.join(cgroups.ROOT, "rlvr-grade", n))]  # close() removes them
+
+
+@needs_runsc
+def test_a_dead_graders_gvisor_slots_are_swept_at_start():
+    from rlvr_grade.sandbox import cgroups
+    from rlvr_grade.sandbox.gvisor import GvisorBackend
+
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    stale = cgroups.SlotCgroup(f"gvisor-{proc.pid}-0-slot0")
+    backend = GvisorBackend(concurrency=1)
+    backend.start()
+    try:
+        assert not any(os.path.isdir(d) for d in stale.dirs)
+    finally:
+        backend.close()
+        stale.remove()
+
+
+@needs_runsc
+def test_without_a_cgroup_the_rlimits_hold_and_it_says_so(monkeypatch, capsys):
+    """Where no cgroup can be made (here: no cgroup fs where the backend looks), the checks run
+    under the runner's rlimits, the backend says so once on stderr and in its isolation."""
+    from rlvr_grade.sandbox import cgroups, gvisor
+    from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_grade.types import Limits
+
+    monkeypatch.setattr(cgroups, "ROOT", "/nonexistent/cgroup")
+    monkeypatch.setattr(gvisor, "_warned", [])
+    for again in (False, True):
+        backend = gvisor.GvisorBackend(concurrency=1)
+        backend.start()
+        try:
+            assert backend._slots == [] and "no cgroup" in backend.no_cgroup
+            if again:
+                continue
+            assert backend.isolation()["limits"].startswith("rlimits only, per process: no host cgroup for runsc")
+            check = _pytest_check(HOG.replace("N", "0"), Limits(cpu_s=10.0, wall_s=60.0, memory_mb=256))
+            ex = backend.run(check)
+            assert score(check, ex, RewardConfig(), 0.0).status == "pass", ex.stderr[-500:]
+            check = _pytest_check(HOG.replace("N", "0"), Limits(cpu_s=10.0, wall_s=60.0, memory_mb=48))
+            ex = backend.run(check)
+            assert score(check, ex, RewardConfig(), 0.0).status != "pass", ex  # RLIMIT_AS still holds
+        finally:
+            backend.close()
+    assert capsys.readouterr().err.count("Warning: gvisor: no host cgroup for runsc here") == 1
