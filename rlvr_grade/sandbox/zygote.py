@@ -131,7 +131,7 @@ class Zygote:
             try:
                 self.filter = seccomp.compile_filter_apart(self.chan)  # once: loading it per check is ~0.2 ms
                 self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
-                                            "clone, prctl, ioctl, fcntl, socket, mknod, mmap, preadv2, fadvise64); everything else refused; "
+                                            "clone, prctl, ioctl, fcntl, socket, mknod, mmap, open, preadv2, fadvise64); everything else refused; "
                                             "the result channel cannot be replaced or closed")
             except seccomp.SeccompUnavailable as exc:
                 self.features["seccomp"] = f"off: {exc}"

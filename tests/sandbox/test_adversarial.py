@@ -1352,6 +1352,7 @@ FOURTH = {
     "epoll_watches_past_the_memory_cap": (("memory_limit",), "memory", None),
     "shm_past_the_disk_cap": (("fail", "runtime_error"), None, None),
     "locked_memory": (("fail",), None, "locked []"),
+    "disk_bandwidth_through_direct_reads": (("fail",), None, "direct []"),
 }
 FOURTH_LIMITS = Limits(cpu_s=20.0, wall_s=40.0, memory_mb=128, processes=32, output_bytes=256 << 10,
                        file_bytes=4 << 20, disk_mb=16)
