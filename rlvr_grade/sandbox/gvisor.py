@@ -332,8 +332,11 @@ class GvisorBackend(RemoteBackend):
             # empty), and its OOM kills, CPU and peak are marks this check is measured from.
             if not slot.empty():
                 raise SandboxError("gvisor: a slot's cgroup still has processes of the check before it")
-            slot.configure((int(limits.memory_mb) + SENTRY_MEMORY_MB) << 20,
-                           SANDBOX_TASKS + TASKS_PER_PROCESS * int(limits.processes))
+            try:
+                slot.configure((int(limits.memory_mb) + SENTRY_MEMORY_MB) << 20,
+                               SANDBOX_TASKS + TASKS_PER_PROCESS * int(limits.processes))
+            except OSError as exc:  # the sandbox's failure, never the check's
+                raise SandboxError(f"gvisor: cannot set the limits of a slot's cgroup: {exc}") from exc
             oom_before, peak_mark = slot.oom_kills(), slot.peak_mark()
             files = slot.procs_files()
             # runsc starts in the slot's cgroup (the shell joins it, then execs): every process

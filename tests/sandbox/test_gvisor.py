@@ -164,3 +164,21 @@ def test_without_a_cgroup_the_rlimits_hold_and_it_says_so(monkeypatch, capsys):
         finally:
             backend.close()
     assert capsys.readouterr().err.count("Warning: gvisor: no host cgroup for runsc here") == 1
+
+
+@needs_runsc
+def test_a_limit_the_cgroup_refuses_is_the_sandboxs_error_not_a_crash():
+    """A memory limit the kernel will not take (here a negative one, which nothing upstream
+    refuses) is the row's sandbox_error (SandboxError), never an OSError out of the backend."""
+    from rlvr_grade.sandbox.gvisor import SENTRY_MEMORY_MB, GvisorBackend
+    from rlvr_grade.types import Limits, SandboxError
+
+    backend = GvisorBackend(concurrency=1)
+    backend.start()
+    try:
+        with pytest.raises(SandboxError, match="cannot set the limits of a slot's cgroup"):
+            backend.run(_pytest_check(HOG.replace("N", "0"), Limits(cpu_s=5.0, wall_s=30.0, memory_mb=-SENTRY_MEMORY_MB - 1024)))
+        check = _pytest_check(HOG.replace("N", "0"), Limits(cpu_s=10.0, wall_s=60.0, memory_mb=256))
+        assert backend.run(check).limit_hit is None  # the slot is usable again
+    finally:
+        backend.close()
