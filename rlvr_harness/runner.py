@@ -1022,6 +1022,10 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
 
     helpers[BODY] = body
     pinned = {name: held for name, held in bound_modules}
+    for name, module, attr in module_bindings:  # `from X import name` (pinned where _pinned_names says)
+        obj = _pinned_object(module, attr) if attr else None
+        if obj is not None:
+            pinned.setdefault(name, obj)
 
     def module_of(name, *, _pinned=pinned):  # noqa: ANN001, ANN202 - linked into the test file (MODULE)
         return _pinned[name]
@@ -1420,28 +1424,52 @@ MODULE = "__rlvr_module__"  # the helper a pinned module name is read through (_
 
 
 def _pinned_names(tests: str) -> tuple[str, ...]:
-    """Names a pytest module binds by a top-level `import X` / `import X as Y` (a module) and
-    nowhere else (_module_bindings), whose module imports now, before the candidate runs (the
-    restorer imports the same ones); the program's own `solution` is not one of them."""
+    """Names a pytest module binds by a top-level import and nowhere else (_module_bindings)
+    whose object exists now, before the candidate runs (the restorer imports the same
+    modules; the program's own `solution` is not one of them): `import X` / `import X as Y`
+    (a module), and `from X import name` when no star import follows it (after one, Python
+    gives the program's name if it exports one: left as written)."""
     import importlib
 
+    try:
+        body = ast.parse(tests).body
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    last_star = max((i for i, stmt in enumerate(body) if isinstance(stmt, ast.ImportFrom)
+                     and any(a.name == "*" for a in stmt.names)), default=-1)
+    where: dict[str, int] = {}
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, ast.ImportFrom):
+            for a in stmt.names:
+                where.setdefault(a.asname or a.name, i)
     out = []
     for name, module, attr in _module_bindings(tests):
-        if attr or module.split(".")[0] == "solution":
+        if module.split(".")[0] == "solution" or (attr and where.get(name, -1) < last_star):
             continue
         try:
             importlib.import_module(module)
         except BaseException:  # noqa: BLE001 - the tests' own import will say what is wrong
             continue
-        if type(sys.modules.get(module)) is type(sys):
+        if _pinned_object(module, attr) is not None:
             out.append(name)
     return tuple(out)
 
 
+def _pinned_object(module: str, attr: str) -> Any:
+    """What `import module` (attr "") or `from module import attr` gives now, else None."""
+    held = sys.modules.get(module)
+    if type(held) is not type(sys):
+        return None
+    if not attr:
+        return held
+    sub = sys.modules.get(f"{module}.{attr}")
+    return sub if sub is not None else vars(held).get(attr)
+
+
 def _pin_modules(tree: ast.Module, names: tuple[str, ...]) -> None:
-    """Every read of a pinned name (a module the test module imports, see _pinned_names) that
-    no enclosing function, lambda, comprehension or class body binds becomes
-    `__rlvr_module__("name")`: the module as imported before the candidate ran, held by a
+    """Every read of a pinned name (a module or an object the test module imports, see
+    _pinned_names) that no enclosing function, lambda, comprehension or class body binds
+    becomes `__rlvr_module__("name")`: what the import gave before the candidate ran, held by a
     linked helper. The test module's globals are reachable from candidate code (sys.modules,
     pytest's items), and a rebinding of `math` there in the middle of a test decided that
     test's later `math.isclose(...)` (red team rtv, test_module_global_rebound_mid_test)."""
