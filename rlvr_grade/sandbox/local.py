@@ -343,6 +343,11 @@ class _Seed:
 
         try:
             self.proc = self.launcher.call(popen) if self.launcher is not None else popen()
+        except (OSError, subprocess.SubprocessError) as exc:
+            # The interpreter cannot be executed, or entering the seed's world failed (a mount in
+            # preexec_fn): the backend cannot start, which is exit 3, not an unexpected error.
+            ours.close()
+            raise SandboxError(f"local sandbox: the seed could not start ({python}): {exc}") from exc
         except BaseException:
             ours.close()
             raise

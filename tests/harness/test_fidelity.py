@@ -398,7 +398,10 @@ def test_backend_that_cannot_start_exits_3_and_scores_nothing(tmp_path, monkeypa
     from rlvr_grade.sandbox import local
 
     real = local.world_of
-    monkeypatch.setattr(local, "world_of", lambda *a, **k: dataclasses.replace(real(*a, **k), python="/nonexistent/python3"))
+    # Both names: a seed with fixed names starts the venv's interpreter as /env/bin/python (the
+    # venv mounted there), one without starts `python` on the host.
+    monkeypatch.setattr(local, "world_of", lambda *a, **k: dataclasses.replace(real(*a, **k), python="/nonexistent/python3",
+                                                                              venv="/nonexistent/venv"))
     res = CliRunner().invoke(app, ["score", str(src), "-o", str(dst), "-q"])
     assert res.exit_code == 3, res.output
     assert not dst.exists()  # no row was scored 0
