@@ -76,6 +76,7 @@ def wheelhouse(tmp_path_factory) -> Path:
     my-widgets 1.0 (import name `widgets`, no top_level.txt), importprobe 1.0 (records the
     pid and OMP_NUM_THREADS it was imported with), spinner 1.0 (starts a thread at import) and
     needs-native 1.0 (imports ctypes at import, as pandas does)."""
+    from tests.helpers import standin
     from tests.helpers.wheels import make_wheel, pytest_wheelhouse
 
     folder = tmp_path_factory.mktemp("wheelhouse")
@@ -93,12 +94,16 @@ def wheelhouse(tmp_path_factory) -> Path:
         "import threading, time\nthreading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n")})
     # A library that cannot import without ctypes (as pandas): whatever --preload says.
     make_wheel(str(folder), "needs-native", "1.0", {"needs_native.py": "import ctypes\nVALUE = ctypes.sizeof(ctypes.c_int)\n"})
+    # A stand-in for pandas and the numpy under it (tests/helpers/standin.py).
+    make_wheel(str(folder), "tinycore", "1.0", standin.TINYCORE)
+    make_wheel(str(folder), "tinyframe", "1.0", standin.TINYFRAME, requires=("tinycore==1.0",))
     return folder
 
 
 @pytest.fixture(scope="session")
 def numpy_env(tmp_path_factory, wheelhouse):
-    """An environment holding the grader's own numpy (packed back into a wheel), built offline:
+    """An environment holding the grader's own numpy (packed back into a wheel) and tinyframe
+    (a stand-in for pandas, tests/helpers/standin.py), built offline:
     checks that import numpy (the honest corpus, numpy comparisons) run in it, since the
     default environment is the stdlib + pytest. Pass it as `env=` (an envs.Environment)."""
     import numpy
@@ -109,7 +114,7 @@ def numpy_env(tmp_path_factory, wheelhouse):
 
     folder = tmp_path_factory.mktemp("numpy-wheel")
     wheel_from_installed(str(folder), "numpy")
-    spec = EnvSpec.parse(packages=[f"numpy=={numpy.__version__}"],
+    spec = EnvSpec.parse(packages=[f"numpy=={numpy.__version__}", "tinyframe==1.0"],
                          index=("--no-index", "--find-links", str(wheelhouse), "--find-links", str(folder)))
     return envs.build(spec, root=str(tmp_path_factory.mktemp("numpy-env")))
 

@@ -944,6 +944,9 @@ def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), la
     linux.set_name(f"rlvr-seed-{warm}")  # "rlvr-seed-pytes": comm holds 15 bytes
     warm_up(warm == "pytest")
     loaded, refusal = preload(modules, needs)
+    from rlvr_harness import runner
+
+    runner.snapshot_libraries(loaded)  # what a check's restorer compares the libraries' state with (issue 15)
     _SEED_FEATURES["environment"] = f"{label} ({sys.executable}, Python {sys.version.split()[0]})"
     _SEED_FEATURES["preloaded"] = ", ".join(loaded) or "nothing"
     native = native_memory_warning()

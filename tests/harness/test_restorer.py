@@ -113,3 +113,81 @@ def test_the_submodules_the_tests_name_are_the_tests_own():
     import sys
 
     assert "xml.dom.minidom" in sys.modules and "xml.dom.minidom.parseString" not in sys.modules
+
+
+@pytest.fixture
+def tinyframe(tmp_path, monkeypatch):
+    """tinyframe and tinycore (tests/helpers/standin.py, a stand-in for pandas and the numpy
+    under it) importable in this process, and forgotten again after the test."""
+    import sys
+
+    from tests.helpers import standin
+
+    for rel, text in {**standin.TINYCORE, **standin.TINYFRAME}.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tinyframe
+
+    yield tinyframe
+    for name in [n for n in sys.modules if n.split(".")[0] in ("tinyframe", "tinycore")]:
+        del sys.modules[name]
+    for cache in (runner._GUARDED, runner._ENTRIES, runner._CLASSES):
+        for key in [k for k in cache if "tiny" in k]:
+            del cache[key]
+    runner._LIBRARIES.clear()
+
+
+def test_every_class_and_module_of_the_libraries_the_tests_reach_is_put_back(tinyframe):
+    """Issue 15: `df.equals(expected)` runs pandas.core.internals.managers.BaseBlockManager.equals,
+    a class of a module no test names, and pandas' comparisons end in numpy's functions,
+    another package. The tests name tinyframe only: the classes of every module of it, and the
+    modules and classes of every package it reaches (tinycore, its private module too), are
+    put back (tests/hacks/library_*.py grade the same through the sandbox)."""
+    import tinycore._impl
+    import tinyframe.core.managers
+
+    restore = runner.pristine_restorer(["tinyframe"])
+    manager, real_equals, real_eq = tinyframe.core.managers.BlockManager, tinyframe.core.managers.BlockManager.equals, tinycore._impl._eq
+    try:
+        manager.equals = lambda self, other: True
+        setattr(manager, "sh" + "ape", property(lambda self: (0,)))  # added: removed again
+        tinycore._impl._eq = lambda x, y: True
+        restore()
+        assert manager.equals is real_equals and "shape" not in vars(manager) and tinycore._impl._eq is real_eq
+        assert not tinyframe.Frame([1, 2]).equals(tinyframe.Frame([1, 3]))
+    finally:
+        manager.equals, tinycore._impl._eq = real_equals, real_eq
+
+
+def test_a_librarys_own_lazy_state_works_again_after_a_restore(tinyframe):
+    """The libraries change their own state as they run (a class attribute made on first
+    call, a submodule bound by a module `__getattr__`, a warning's registry): the restorer puts
+    that back too, and the library makes it again when the tests use it."""
+    restore = runner.pristine_restorer(["tinyframe"])
+    with pytest.warns(UserWarning, match="builds its cache"):
+        assert tinyframe.Frame([1, 2]).summary() == (2, 3) and tinyframe.plotting.kind() == "line"
+    restore()
+    assert "_summary_cache" not in vars(tinyframe.Frame)
+    with pytest.warns(UserWarning, match="builds its cache"):  # made again, by the library
+        assert tinyframe.Frame([1, 2]).summary() == (2, 3) and tinyframe.plotting.kind() == "line"
+
+
+def test_pandas_block_manager_and_what_it_reaches_in_numpy_are_put_back():
+    """The hack of issue 15 on real pandas (where this interpreter has it): a wrong DataFrame
+    passed `df.equals(expected)` with BaseBlockManager.equals replaced."""
+    pd = pytest.importorskip("pandas", reason="pandas is not installed here (not a dev dependency)")
+    import numpy._core.numeric as numeric
+    import pandas.core.internals.managers as managers
+
+    restore = runner.pristine_restorer(["pandas"])
+    real_equals, real_builtins = managers.BaseBlockManager.equals, numeric.builtins
+    try:
+        managers.BaseBlockManager.equals = lambda self, other: True
+        numeric.builtins = None  # numpy is reached through pandas, not named by the tests
+        restore()
+        assert managers.BaseBlockManager.equals is real_equals and numeric.builtins is real_builtins
+        assert not pd.DataFrame({"a": [0, 0]}).equals(pd.DataFrame({"a": [0, 1]}))
+    finally:
+        managers.BaseBlockManager.equals, numeric.builtins = real_equals, real_builtins
