@@ -1336,30 +1336,43 @@ def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
 
 _WATCHED = ("_pytest", "pluggy", "pytest", "rlvr_grade", "rlvr_harness")
 # The pytest-warm worker's fingerprint, taken once before it forks any check (see
-# prepare_fingerprint): (module names it covers, entries, (namespace, size) pairs). Built per
-# check it was ~20 ms of a pytest check's ~110 ms.
-_FP_BASE: list[tuple[frozenset[str], tuple[tuple[Any, ...], ...], tuple[tuple[Any, int], ...]]] = []
+# prepare_fingerprint): (module names it covers, namespaces, their version tags or None). Built
+# per check it was ~20 ms of a pytest check's ~110 ms.
+_FP_BASE: list[tuple[frozenset[str], tuple[tuple[Any, ...], ...], Any]] = []
 
 
-def _fp_entries(names: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, int]]]:
-    """Entries (module or class name, attribute, getter, namespace, id of the value) for every
-    attribute of the named modules and of the classes they define, and each namespace's size."""
+def _fp_spaces(names: Any) -> list[tuple[Any, ...]]:
+    """One (prefix, getter, namespace, holder, entries) per named module and per class it defines: the holder
+    is the module's dict or the class (whose version tag _dictver reads), each entry (module or
+    class name, attribute, getter, namespace, id of the value) one attribute of it."""
     dict_get, proxy_get = dict.get, type(vars(type)).get
-    entries: list[tuple[Any, ...]] = []
-    sizes: list[tuple[Any, int]] = []
+    spaces: list[tuple[Any, ...]] = []
     for name in names:
         mod = sys.modules.get(name)
         if mod is None:
             continue
-        spaces = [(name, vars(mod))]
-        for attr, value in list(spaces[0][1].items()):
+        found = [(name, vars(mod), vars(mod))]
+        for attr, value in list(found[0][1].items()):
             if isinstance(value, type) and value.__module__ == name:
-                spaces.append((f"{name}.{attr}", vars(value)))
-        for prefix, ns in spaces:
-            get = dict_get if type(ns) is dict else proxy_get
-            sizes.append((ns, len(ns)))
-            entries.extend((prefix, attr, get, ns, id(value)) for attr, value in list(ns.items()))
-    return entries, sizes
+                found.append((f"{name}.{attr}", vars(value), value))
+        spaces.extend(_fp_space(prefix, ns, holder, dict_get if type(ns) is dict else proxy_get)
+                      for prefix, ns, holder in found)
+    return spaces
+
+
+def _fp_space(prefix: str, ns: Any, holder: Any, get: Any) -> tuple[Any, ...]:
+    return prefix, get, ns, holder, tuple((prefix, attr, get, ns, id(value)) for attr, value in list(ns.items()))
+
+
+def _fp_tags(holders: tuple[Any, ...]) -> Any:
+    """The holders' version tags, or None where _dictver is missing or too old to read a
+    class's: then every value is compared."""
+    if _DICTVER is None:
+        return None
+    try:
+        return _DICTVER.tags(holders)
+    except TypeError:
+        return None
 
 
 def _watched_modules() -> list[str]:
@@ -1369,44 +1382,42 @@ def _watched_modules() -> list[str]:
 def prepare_fingerprint() -> None:
     """Take the fingerprint's base in the warm worker, before any fork (the checks inherit it)."""
     names = _watched_modules()
-    entries, sizes = _fp_entries(names)
-    _FP_BASE[:] = [(frozenset(names), tuple(entries), tuple(sizes))]
+    spaces = tuple(_fp_spaces(names))
+    _FP_BASE[:] = [(frozenset(names), spaces, _fp_tags(tuple(s[3] for s in spaces)))]
 
 
 def _fingerprinter() -> Callable[[], list[str]]:
     """Take, now, id() of every function/class attribute of pytest's, pluggy's and our own
     modules; the function returned lists those that changed since (a candidate that
     monkeypatches the runner's internals changes at least one). It holds the module and class
-    dicts themselves and its own builtins: replacing `sys.modules` entries, this module's
-    globals or `builtins.list` after the fact changes nothing it looks at. From the worker's
-    base (prepare_fingerprint) only what changed since is taken again: modules imported
-    after it, namespaces whose size changed, and values the harness itself has set since (the
-    assertion-rewrite hook)."""
-    _id = id
+    dicts themselves (classes through their read-only proxies) and its own builtins: replacing
+    `sys.modules` entries, this module's globals or `builtins.list` after the fact changes
+    nothing it looks at. From the worker's base (prepare_fingerprint) only what changed since
+    is taken again: modules imported after it and namespaces whose dict version tag (PEP 509)
+    moved (the assertion-rewrite hook's). changes() reads the values only of the namespaces
+    whose tag moved since: a dict's tag moves on every store of another value and every
+    delete, and nothing but ctypes (refused) writes it; reading each value of an untouched
+    namespace copied its pages into every check's child."""
+    _id, _list, _range, _len = id, list, range, len
     missing = object()
-    base_names, base, sizes = _FP_BASE[0] if _FP_BASE else (frozenset(), (), ())
-    grown = {_id(ns) for ns, n in sizes if len(ns) != n}
-    before: list[tuple[Any, ...]] = []
-    regrown: dict[int, tuple[Any, ...]] = {}  # namespaces that gained or lost names: taken whole again
-    for entry in base:
-        prefix, attr, get, ns, ident = entry
-        if _id(ns) in grown:
-            regrown.setdefault(_id(ns), (prefix, get, ns))
-            continue
-        now = get(ns, attr, missing)
-        before.append(entry if now is missing or _id(now) == ident else (prefix, attr, get, ns, _id(now)))
-    for prefix, get, ns in regrown.values():
-        before.extend((prefix, attr, get, ns, _id(value)) for attr, value in list(ns.items()))
-    fresh, _ = _fp_entries([n for n in _watched_modules() if n not in base_names])
-    before.extend(fresh)
-    entries = tuple(before)
+    changed_since = _DICTVER.changed if _DICTVER is not None else None
+    base_names, base, base_tags = _FP_BASE[0] if _FP_BASE else (frozenset(), (), None)
+    moved = (set(changed_since(tuple(s[3] for s in base), _list(base_tags))) if base_tags is not None
+             else set(_range(_len(base))))
+    spaces = [_fp_space(prefix, ns, holder, get) if i in moved else space
+              for i, space in enumerate(base) for prefix, get, ns, holder, _entries in (space,)]
+    spaces.extend(_fp_spaces([n for n in _watched_modules() if n not in base_names]))
+    holders = tuple(s[3] for s in spaces)
+    entries_of = tuple(s[4] for s in spaces)
+    start = _fp_tags(holders) if changed_since is not None else None
 
     def changes() -> list[str]:
         out = []
-        for prefix, attr, get, ns, ident in entries:
-            now = get(ns, attr, missing)
-            if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
-                out.append(f"{prefix}.{attr}")
+        for i in (changed_since(holders, _list(start)) if start is not None else _range(_len(entries_of))):
+            for prefix, attr, get, ns, ident in entries_of[i]:
+                now = get(ns, attr, missing)
+                if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
+                    out.append(f"{prefix}.{attr}")
         return out
 
     return changes

@@ -191,3 +191,49 @@ def test_pandas_block_manager_and_what_it_reaches_in_numpy_are_put_back():
         assert not pd.DataFrame({"a": [0, 0]}).equals(pd.DataFrame({"a": [0, 1]}))
     finally:
         managers.BaseBlockManager.equals, numeric.builtins = real_equals, real_builtins
+
+
+def test_a_class_stands_for_its_own_namespace_in_version_tags():
+    """The runner's fingerprint skips a class nobody touched by the tag of its namespace dict,
+    read through the class (it never holds the writable dict vars() only shows by proxy)."""
+    if runner._DICTVER is None:
+        pytest.skip("harness/_dictver was not built here: the fingerprint reads every value")
+
+    class Patched:
+        def method(self):
+            return 1
+
+    def version():
+        return runner._DICTVER.tags((Patched,))[0]
+
+    changes = [
+        lambda: setattr(Patched, "method", lambda self: 2),
+        lambda: setattr(Patched, "extra", 1),
+        lambda: delattr(Patched, "extra"),
+    ]
+    for change in changes:
+        before = version()
+        change()
+        assert version() != before
+    tag = version()
+    Patched().attr = 1  # an instance's own dict is not the class's
+    assert version() == tag
+    Patched.method = Patched.method  # the very same value: nothing to compare, the tag may stay
+    assert runner._DICTVER.changed((Patched, {}), [tag, None]) == [1]
+
+
+def test_the_fingerprint_from_the_workers_base_still_finds_every_later_patch(monkeypatch):
+    """What changed between the worker's base and the check is the harness's (taken again, not
+    reported); what changes after the fingerprint is taken is reported, in a module or a class,
+    the same value set again excepted."""
+    runner.prepare_fingerprint()
+    try:
+        monkeypatch.setattr(runner, "pytest_args", lambda testfile, testdir: [])  # before: the harness's
+        changes = runner._fingerprinter()
+        assert changes() == []
+        monkeypatch.setattr(runner, "pytest_args", lambda testfile, testdir: ["-x"])
+        monkeypatch.setattr(runner._NoGuard, "arm", lambda self: None)
+        monkeypatch.setattr(runner, "_watched_modules", runner._watched_modules)  # the same value
+        assert sorted(changes()) == ["rlvr_harness.runner._NoGuard.arm", "rlvr_harness.runner.pytest_args"]
+    finally:
+        runner._FP_BASE.clear()
