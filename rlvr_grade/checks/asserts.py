@@ -1,6 +1,6 @@
 """The asserts style: test code whose top-level asserts are the tests (HumanEval's check(),
 MBPP's test_list, a plain list of asserts). The grader derives the ids of the tests that must
-pass (harness/splitting.assert_ids) from the test text, before anything runs.
+pass (rlvr_harness/splitting.assert_ids) from the test text, before anything runs.
 
 Detection: the fallback (checks/build.py) for tests that are code without test functions.
 Harness entry: HARNESS runs the tests statement by statement with strict comparisons

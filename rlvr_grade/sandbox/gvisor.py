@@ -13,7 +13,7 @@ sentry, gofer and everything they start, runs in a host cgroup of its slot (cgro
 the local backend's): memory capped at the check's limit plus the sentry's own share (socket
 and pipe buffers, tmpfs and file caches live in the sentry, where RLIMIT_AS does not see them),
 an OOM kill in it read as the check's memory limit; its CPU accounting watched from the check's
-start (the runner's STARTS_MARK) by the one collector (harness/process.py), the whole tree
+start (the runner's STARTS_MARK) by the one collector (rlvr_harness/process.py), the whole tree
 stopped at the check's CPU limit plus the sentry's share (RLIMIT_CPU is per process). Where no
 cgroup can be made (no cgroup fs, none writable) the rlimits alone are the limits: one warning.
 

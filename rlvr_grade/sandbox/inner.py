@@ -236,7 +236,7 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w,
     if drop:
         os.chown(base, cfg.uid, cfg.uid)
         os.chown(workdir, cfg.uid, cfg.uid)
-    # The local sandbox's rlimits (harness/limits.py), as for a check with no cgroup: RLIMIT_CPU
+    # The local sandbox's rlimits (rlvr_harness/limits.py), as for a check with no cgroup: RLIMIT_CPU
     # is then the CPU limit and RLIMIT_AS the memory limit.
     set_check_rlimits(check_rlimits(limits, has_cgroup=False))
     if drop:

@@ -176,7 +176,7 @@ def make_check_dirs() -> None:
 
 
 def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
-    """(resource, limit) for a check under `plan`: harness/limits.py `check_rlimits`, the one
+    """(resource, limit) for a check under `plan`: rlvr_harness/limits.py `check_rlimits`, the one
     policy of every set-up path (the Python steps, _child.c through zygote._c_spec, the light
     runner inside gVisor and Beam)."""
     # userns: RLIMIT_NPROC counts every process of the host uid, the grader's own too.

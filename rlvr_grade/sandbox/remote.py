@@ -49,7 +49,7 @@ class Around:
 
     @property
     def limit_hit(self) -> LimitHit | None:
-        """The limit the sandbox as a whole went past (the one rule, harness/limits.py)."""
+        """The limit the sandbox as a whole went past (the one rule, rlvr_harness/limits.py)."""
         hit = limit_hit(cpu_s=self.cpu_s, cpu_limit=self.cpu_limit, sig=None, memory=self.oom)
         return hit if hit in ("memory", "cpu") else None
 

@@ -25,7 +25,7 @@ from rlvr_harness.wire import CheckReport, WorkerInit
 
 READ_CHUNK = 65536
 # The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
-# keep (harness/prepared.py: at most MAX_BLOB of base64, 16 MiB).
+# keep (rlvr_harness/prepared.py: at most MAX_BLOB of base64, 16 MiB).
 SETUP_CAP = (16 << 20) + 65536
 CHANNEL_CAP = 16 << 20  # the result channel: what the harness writes never comes near it
 SENT_BACK = b"prepared "
@@ -269,7 +269,7 @@ class Zygote:
 
     def _collect(self, pid: int, t0: float, limits: dict, nonce: str, chan: socket.socket, out_r: int, err_r: int,
                  cpu_before: int | None = None, setup_r: int | None = None) -> CheckReport | dict[str, str]:
-        """The check's run (harness/process.py `collect`): its output, result channel and setup
+        """The check's run (rlvr_harness/process.py `collect`): its output, result channel and setup
         pipe drained lazily, stopped at its output cap, its wall deadline and, with a cgroup, its
         exact CPU limit from the cgroup's accounting (RLIMIT_CPU is per process and whole
         seconds, and misses CPU burnt by subprocesses); then its report (or, when its set-up
@@ -409,7 +409,7 @@ class ChildSpec:
     dirs: tuple[tuple[bytes, int], ...]
     files: tuple[tuple[bytes, bytes], ...]
     uid: int
-    rlimits: tuple[tuple[int, int], ...]  # harness/limits.py check_rlimits: the C side sets these, nothing else
+    rlimits: tuple[tuple[int, int], ...]  # rlvr_harness/limits.py check_rlimits: the C side sets these, nothing else
     seccomp: bytes | None
     workdir: str
     hostname: str
