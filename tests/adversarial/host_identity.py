@@ -18,7 +18,14 @@ for path in ("/proc/self/cgroup", "/proc/self/mountinfo", "/proc/self/mounts", "
     # stat and sched are mostly counters (faults, switches, run times), which may read as the
     # grader's pid by chance: only their ids are looked at (stat: pid, comm, state, ppid, pgrp,
     # session; sched: its "comm (pid, #threads)" line).
-    if path == "/proc/self/stat":
+    # mountinfo's first fields are the kernel's mount ids and device numbers, and options carry
+    # sizes (a mount id of 417 is no leak of a grader whose pid is 417, as on a fresh CI
+    # container): of a mount only its root, mount point, type and source are looked at.
+    if path == "/proc/self/mountinfo":
+        text = "\n".join(" ".join(f.split()[3:5] + f.split(" - ", 1)[-1].split()[:2]) for f in text.splitlines())
+    elif path == "/proc/self/mounts":
+        text = "\n".join(" ".join(f.split()[:3]) for f in text.splitlines())
+    elif path == "/proc/self/stat":
         text = " ".join(text[: text.rindex(")") + 1].split() + text[text.rindex(")") + 1:].split()[:4])
     elif path == "/proc/self/sched":
         text = text.split("\n", 1)[0]
