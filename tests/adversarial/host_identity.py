@@ -31,9 +31,13 @@ for path in ("/proc/self/cgroup", "/proc/self/mountinfo", "/proc/self/mounts", "
         text = text.split("\n", 1)[0]
     if re.search(r"(?<![0-9.])$GRADER_PID(?![0-9])", text):  # the pid as a number, not inside one
         seen.append(f"{path}: $GRADER_PID")
-    for word in ("rlvr-grade/", "slot", "/var/tmp/", "$HOSTNAME"):
+    for word in ("rlvr-grade/", "slot", "/var/tmp/"):
         if word in text.replace("rlvr-slot", ""):  # the check's own process name is no leak
             seen.append(f"{path}: {word}")
+    # the host's name as a name of its own, not inside another word: a CI machine called "vm"
+    # or "env" is no leak in "/env/lib" or "kvm"
+    if re.search(r"(?<![\w.-])" + re.escape("$HOSTNAME") + r"(?![\w-])", text):
+        seen.append(f"{path}: $HOSTNAME")
 print("seen", seen)
 
 
