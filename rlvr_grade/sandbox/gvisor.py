@@ -233,9 +233,13 @@ class GvisorBackend(RemoteBackend):
         from rlvr_grade.sandbox.local import CHECK_PATH, world_root
 
         assert self._state is not None
-        # The environment's root as its own interpreter lists it (the local workers' very list);
-        # with an interpreter given (`python`), this process's.
-        want = world_root(world, language, CHECK_PATH) if world is not None else root.root_for(language, CHECK_PATH)
+        # The environment's root as a local worker of it mounts it (the local workers' very list,
+        # local.world_root): its venv at root.ENV_AT and its stdlib snapshot (envs.stdlib_snapshot)
+        # at the stdlib folder's place, never the host's stdlib folder itself, where a file put
+        # later (an answer file) would be in every root; with an interpreter given (`python`),
+        # this process's.
+        want = (world_root(world, language, CHECK_PATH, local=True) if world is not None
+                else root.root_for(language, CHECK_PATH))
         # The runner inside (sandbox/inner.py) is the grader's code: its package is in this root
         # beside the harness (root.HARNESS_AT), found by location (boot_code), never on the
         # check's sys.path.

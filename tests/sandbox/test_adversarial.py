@@ -1001,6 +1001,30 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
         assert not os.path.exists(t), t
 
 
+@pytest.mark.parametrize("where", ["in_the_stdlib", "in_the_environments_folder"])
+def test_answers_kept_where_python_lives_are_not_in_a_gvisor_root(gvisor, where):
+    """The gVisor backend shows a check the same root as a local worker of its environment: the
+    environment's stdlib snapshot at the stdlib folder's place (an answer put into the stdlib
+    folder after the environment was built is absent), its venv at /env by its parts."""
+    token = "rlvr-answer-" + uuid.uuid4().hex[:12]
+    venv = gvisor._world("").venv
+    planted = _plant_in_the_stdlib(token) if where == "in_the_stdlib" else _plant_in_the_environments_folder(token, venv)
+    try:
+        for p in planted:
+            p.write_text('{"task_id": "x", "canonical_solution": "42"}\n')
+            p.chmod(0o644)
+        check = make_check(program("read_planted_in_the_environment", PATHS=[str(p) for p in planted], TOKEN_HEAD=token[:6],
+                                   TOKEN_TAIL=token[6:], LOOK_FOR="token"),
+                           TESTS, Limits(cpu_s=20.0, wall_s=60.0, memory_mb=256))
+        ex = gvisor.run(check)
+        out = score(check, ex, RewardConfig(), 0.0)
+    finally:
+        for p in planted:
+            p.unlink(missing_ok=True)
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
+    assert "found []" in ex.stdout, ex.stdout[-2000:]
+
+
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_concurrent_gvisor_checks_share_no_kernel_wide_state(gvisor, pair):
     """What the local backend leaves open (a futex keyed by a shared file's inode, the machine's
