@@ -183,11 +183,28 @@ class Guard:
         self.registry.add(code, category)
 
     def install(self) -> None:
-        """Add the hook to this process (once: a second call does nothing)."""
+        """Add the hook to this process (once: a second call does nothing), after arming the
+        array interface's check (rlvr_harness/arrays.py) and patching the extension modules
+        loaded so far; those imported later are patched as they load (the hook)."""
+        from rlvr_harness import arrays
+
+        arrays.arm(library_prefixes())
         controls = self._make()
         if not controls[5]():
             sys.addaudithook(controls[0])
             _neuter_signal_frames()
+
+
+def _arrays_prepare() -> Callable[[str], Any] | None:
+    """rlvr_harness/_arrays.prepare once its check is armed, else None (not built, or a
+    platform whose tables it cannot patch: arrays.arm says why)."""
+    from rlvr_harness import arrays
+
+    if arrays.arm(library_prefixes()) is not None:
+        return None
+    from rlvr_harness import _arrays
+
+    return _arrays.prepare if _arrays.supported() and _arrays.armed() else None
 
 
 def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Callable[..., Any], ...]:
@@ -230,6 +247,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     import importlib.machinery
 
     ext_suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    prepare = _arrays_prepare()
     dynload = os.path.join(os.path.realpath(os.path.dirname(_json.__file__)), "")
     basename = os.path.basename
     proc_allowed = PROC_SELF_ALLOWED
@@ -509,6 +527,16 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
                 elif startswith(real, dynload) and split(basename(real), ".")[0] not in stdlib_extensions:
                     refused_import = f"import {split(basename(real), '.')[0]}"
             if refused_import is None:
+                if prepare is not None and filename is not None and endswith(filename, ext_suffixes):
+                    # Patched before its first line runs: its reads of the array interface
+                    # go through rlvr_harness/arrays.py (issue 15, raw memory).
+                    busy = True
+                    try:
+                        prepare(real)
+                    except OSError:
+                        pass  # the import itself says why the file does not load
+                    finally:
+                        busy = False
                 return
             # Refused to everyone, a library included: once loaded, a raw-memory module's types
             # are reachable by anyone (object.__subclasses__()), so numpy or multiprocessing

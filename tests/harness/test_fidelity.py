@@ -142,6 +142,10 @@ def test_every_honest_unusual_completion_scores_one(honest_results):
         ("collection_error_at_import", "pytest", ""),
         ("exit_os_exit_at_import", "asserts", "exited before the tests finished"),
         ("fake_passed_stdout", "pytest", "exited before the tests finished"),
+        # issue 15, raw memory through numpy: the array interface's check (rlvr_harness/arrays.py)
+        ("numpy_interface_address_rewrites_verdict", "asserts", "no numpy array under it"),
+        ("numpy_as_strided_reaches_any_address", "humaneval", "outside the array it names"),
+        ("numpy_interface_bytes_offset_escapes", "asserts", "neither an address within an array nor bytes"),
     ],
 )
 def test_the_defence_is_the_reason(hack_results, name, style, needle):
