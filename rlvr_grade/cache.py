@@ -114,18 +114,22 @@ def _dump(obj: Any) -> bytes:
 
 @functools.lru_cache(maxsize=1)
 def code_hash() -> str:
-    """sha256 over the grader's own Python source. A development checkout (or a patched
-    install) that changes the rules without bumping __version__ must not reuse old results."""
-    root = os.path.dirname(os.path.abspath(__file__))
+    """sha256 over the grader's own source: this package and the harness that runs inside the
+    sandbox (rlvr_harness, beside it), Python and C. A development checkout (or a patched
+    install) that changes the rules without bumping __version__ must not reuse old results;
+    the harness holds most of them (the strict comparisons, the guard, the array interface's
+    check), and was left out after it moved out of this package."""
+    here = os.path.dirname(os.path.abspath(__file__))
     h = hashlib.sha256()
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                path = os.path.join(dirpath, name)
-                h.update(os.path.relpath(path, root).encode() + b"\0")
-                with open(path, "rb") as fh:
-                    h.update(fh.read() + b"\0")
+    for root in (here, os.path.join(os.path.dirname(here), "rlvr_harness")):
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".py", ".c")):
+                    path = os.path.join(dirpath, name)
+                    h.update(os.path.relpath(path, os.path.dirname(here)).encode() + b"\0")
+                    with open(path, "rb") as fh:
+                        h.update(fh.read() + b"\0")
     return h.hexdigest()[:16]
 
 

@@ -83,6 +83,28 @@ def test_grader_version_and_source_are_part_of_the_runtime(monkeypatch):
     assert before["schema"] == cache_mod.SCHEMA_VERSION
 
 
+def test_the_code_hash_covers_the_harness_python_and_c(tmp_path, monkeypatch):
+    """The rules live mostly in rlvr_harness (strict comparisons, the guard, the array
+    interface's check, in Python and C): a change there must not reuse cached results. The
+    hash read rlvr_grade's .py files only, so results graded before a new defence were served
+    after it."""
+    for pkg in ("rlvr_grade", "rlvr_harness"):
+        shutil.copytree(Path(cache_mod.__file__).parents[1] / pkg, tmp_path / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    monkeypatch.setattr(cache_mod, "__file__", str(tmp_path / "rlvr_grade" / "cache.py"))
+    seen = []
+    for path in ("rlvr_harness/strict.py", "rlvr_harness/_arrays.c", "rlvr_grade/api.py"):
+        cache_mod.code_hash.cache_clear()
+        seen.append(cache_mod.code_hash())
+        with open(tmp_path / path, "a") as fh:
+            fh.write("\n")
+    cache_mod.code_hash.cache_clear()
+    seen.append(cache_mod.code_hash())
+    monkeypatch.undo()
+    cache_mod.code_hash.cache_clear()
+    assert len(set(seen)) == 4, seen
+
+
 def test_row_position_other_columns_and_key_order_do_not_change_the_key():
     g = Grader(ScoreOptions())
     row = {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}
