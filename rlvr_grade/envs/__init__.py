@@ -32,6 +32,7 @@ _WHERE = {
     "list_envs": "store",
     "load": "store",
     "lookup": "store",
+    "named_bytecode": "store",
     "read_note": "store",
     "remove": "store",
     "resolve": "store",

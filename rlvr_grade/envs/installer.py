@@ -182,12 +182,13 @@ def create_venv(path: str, interp: Interpreter) -> None:
 
 
 def install_exact(venv: str, pins: Sequence[tuple[str, str]], index: Sequence[str]) -> None:
-    """Install exactly `pins` (no resolution, nothing else) into `venv`, bytecode compiled
-    (a read-only root cannot write it later) and copied, not hard-linked, from uv's cache (an
-    environment does not change when that cache is cleaned)."""
+    """Install exactly `pins` (no resolution, nothing else) into `venv`, copied, not
+    hard-linked, from uv's cache (an environment does not change when that cache is cleaned).
+    Its bytecode is compiled after, under the names a check sees (store._name_bytecode: a
+    read-only root cannot write it later)."""
     python = os.path.join(venv, "bin", "python")
     proc = run_uv(
-        ["pip", "sync", "-", "--python", python, "--compile-bytecode", "--link-mode", "copy", "--strict", "--quiet", *index],
+        ["pip", "sync", "-", "--python", python, "--link-mode", "copy", "--strict", "--quiet", *index],
         stdin="".join(f"{n}=={v}\n" for n, v in pins),
         what="installing",
     )

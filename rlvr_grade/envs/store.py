@@ -7,6 +7,8 @@ atomically, and never changed after (only removed).
                                built (hard links; its own site-packages left out): what a
                                local check is shown at the stdlib's place (stdlib_snapshot)
     <root>/<id>/stdlib.json    where that stdlib lives on the host, and its file count
+    <root>/<id>/bytecode.json  the file name its compiled modules carry (root.ENV_AT/...), not
+                               the folder it was built in (named_bytecode)
     <root>/<id>/*.json         notes other parts keep about it (a Beam image id per gateway)
     <root>/specs/<key>.json    which environment a spec was last built into (no resolving,
                                so no network, when a run names a spec already built)
@@ -401,6 +403,7 @@ def _finish(tmp: str, lock: Lock, spec: EnvSpec | None, base_interpreter: str, r
     }
     count, size, digest = files_digest(site)
     _snapshot_stdlib(tmp, os.path.join(venv, "bin", "python"))
+    _name_bytecode(tmp, os.path.join(venv, "bin", "python"))
     _write_json(
         os.path.join(tmp, ENV_FILE),
         {
@@ -504,6 +507,75 @@ def stdlib_snapshot(env: Environment) -> tuple[str, str]:
         return _snapshot_stdlib(env.path, env.interpreter)
 
 
+# -- the file names its bytecode carries --------------------------------------------------------
+
+BYTECODE = "bytecode"
+# Run by the environment's own interpreter (its bytecode format): compile every module of the
+# site-packages under the name a check sees it by, then keep only bytecode that carries such a
+# name. argv: site-packages, the name it is shown at.
+_NAME_BYTECODE = """
+import compileall, marshal, os, sys
+site, named = sys.argv[1], sys.argv[2]
+compileall.compile_dir(site, ddir=named, force=True, quiet=2, workers=1)
+kept = dropped = 0
+for dirpath, _dirs, files in os.walk(site):
+    for name in files:
+        if not name.endswith(".pyc"):
+            continue
+        path = os.path.join(dirpath, name)
+        try:
+            with open(path, "rb") as fh:
+                ok = marshal.loads(fh.read()[16:]).co_filename.startswith(named + "/")
+        except Exception:
+            ok = False
+        if ok:
+            kept += 1
+        else:
+            os.unlink(path)
+            dropped += 1
+print(kept, dropped)
+"""
+
+
+def _name_bytecode(folder: str, python: str) -> None:
+    """Compile `folder`'s site-packages with the names a check sees (root.ENV_AT/lib/...) and
+    drop the venv's `command` line (the stdlib's venv writes the folder it was made in there):
+    the bytecode an installer compiles carries the folder it was built in (the environments'
+    folder under the grader's home, the build's pid) in every code object's file name, which
+    any check could read from the file. Writes `folder`/bytecode.json."""
+    import subprocess
+
+    from rlvr_grade.sandbox.root import ENV_AT
+
+    venv = os.path.join(folder, VENV)
+    site = _site_packages(venv)
+    named = os.path.join(ENV_AT, os.path.relpath(site, venv))
+    out = subprocess.run([python, "-I", "-S", "-c", _NAME_BYTECODE, site, named], capture_output=True, text=True,
+                         timeout=1800, stdin=subprocess.DEVNULL, check=False)
+    if out.returncode != 0:
+        raise EnvError(f"{python}: could not compile the environment's modules: {out.stderr.strip()[-300:]}")
+    cfg = os.path.join(venv, "pyvenv.cfg")
+    with open(cfg, encoding="utf-8") as fh:
+        lines = fh.readlines()
+    kept = [line for line in lines if not line.lower().startswith("command")]
+    if kept != lines:
+        with open(cfg + ".tmp", "w", encoding="utf-8") as fh:
+            fh.writelines(kept)
+        os.replace(cfg + ".tmp", cfg)
+    compiled, dropped = (int(n) for n in out.stdout.split())
+    _write_json(os.path.join(folder, BYTECODE + ".json"), {"named": named, "compiled": compiled, "dropped": dropped})
+
+
+def named_bytecode(env: Environment) -> None:
+    """Make sure `env`'s bytecode carries the names a check sees (_name_bytecode): an
+    environment built before this was done gets it now, once."""
+    if os.path.isfile(os.path.join(env.path, BYTECODE + ".json")):
+        return
+    with _locked(os.path.dirname(env.path), env.id):
+        if not os.path.isfile(os.path.join(env.path, BYTECODE + ".json")):
+            _name_bytecode(env.path, env.interpreter)
+
+
 # -- the default environment -------------------------------------------------------------------
 
 
@@ -539,9 +611,6 @@ def default_environment(build: bool = True, progress: Progress | None = None, ro
                             dst = os.path.join(site, str(f))
                             os.makedirs(os.path.dirname(dst), exist_ok=True)
                             shutil.copy2(str(dist.locate_file(f)), dst)
-                import compileall
-
-                compileall.compile_dir(site, quiet=1, workers=1)
                 _finish(tmp, lock, None, base, requested=("pytest",), default=True)
                 os.replace(tmp, os.path.join(root, env_id))
     return load(env_id, root)

@@ -168,6 +168,8 @@ def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None,
     label = "default" if env.default else (env.names[0] if env.names else env.short_id)
     venv = os.path.dirname(os.path.dirname(env.interpreter))
     venv = venv if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else ""
+    if venv:
+        envs.named_bytecode(env)
     return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label, needs=own, venv=venv,
                  stdlib=envs.stdlib_snapshot(env) if venv else None)
 

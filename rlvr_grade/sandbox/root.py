@@ -548,6 +548,16 @@ def python_root(executable: str | None = None) -> Root:
                 moved=((harness, os.path.join(HARNESS_AT, "rlvr_harness")),))
 
 
+def harness_bytecode() -> str:
+    """The host folder of the harness's bytecode (rlvr_harness/__pycache__). A local check's
+    root masks it: every harness module is imported by the worker before a check forks, and
+    those files carry the folder they were compiled in (pip compiles a wheel's modules at its
+    site-packages path; any import writes the checkout's), which a check could read."""
+    import rlvr_harness
+
+    return os.path.join(host_path(os.path.dirname(rlvr_harness.__file__)), "__pycache__")
+
+
 def host_path(path: str) -> str:
     """The host folder or file behind `path`: itself, unless it is one of the in-check names a
     seed gives the grader's code (HARNESS_AT/rlvr_grade/..., HARNESS_AT/rlvr_harness/...,

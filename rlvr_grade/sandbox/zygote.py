@@ -142,7 +142,8 @@ class Zygote:
         if t is None:
             from rlvr_grade.sandbox import root
 
-            want = root.root_for(language, self.cfg.env.get("PATH", ""), self.cfg.tmp_keep).masking(self.cfg.hide)
+            want = root.root_for(language, self.cfg.env.get("PATH", ""), self.cfg.tmp_keep)
+            want = want.masking((*self.cfg.hide, root.harness_bytecode()))
             layout = want.layout()
             farm, lock = root.materialize(layout, self._farm_base)
             self._farm_fds.append(lock)

@@ -802,6 +802,41 @@ def test_no_grader_path_is_anywhere_the_check_can_read(layer, setup_path, reques
     assert "seen []" in ex.stdout, ex.stdout[-1500:]
 
 
+def _plant_harness_bytecode(token: str) -> Path:
+    """A harness module compiled where it lives, as pip compiles a wheel's modules at its
+    site-packages path (and any import without PYTHONDONTWRITEBYTECODE writes the checkout's):
+    into the harness's own __pycache__, with the grader's folder in every code object."""
+    import py_compile
+    import sys
+
+    import rlvr_harness
+
+    src = os.path.join(os.path.dirname(os.path.realpath(rlvr_harness.__file__)), "values.py")
+    out = Path(os.path.dirname(src)) / "__pycache__" / f"_rlvr_adv_{token}.{sys.implementation.cache_tag}.pyc"
+    py_compile.compile(src, cfile=str(out), dfile=src, doraise=True)
+    return out
+
+
+# What a build writes into the files it makes names the folder it ran in: every code object of
+# an environment's bytecode carried its build folder (<envs folder>/.build-<pid>-*/venv/...: the
+# environments' folder under the grader's home), the harness's extension its checkout in its
+# debug information (DWARF's comp_dir), and the harness's own bytecode the folder it was
+# compiled in. The check reads the files' bytes (issue 16): now the environment's bytecode is
+# compiled as /env/... (envs.store._name_bytecode), extensions are built -g0 (pyproject.toml),
+# and the harness's __pycache__ is masked in a local check's root (root.harness_bytecode).
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
+def test_no_file_in_the_root_carries_a_grader_path(layer, setup_path, request, host):
+    h = request.getfixturevalue(layer)
+    envs_folder = os.path.dirname(os.path.dirname(h.backend._world("").venv))
+    planted = _plant_harness_bytecode(uuid.uuid4().hex[:12])
+    try:
+        ex, _ = _expect(h, "grader_paths_in_files", ("fail",), SETUP_LIMITS["grader_paths_in_files"],
+                        PATHS=_grader_paths() + [envs_folder, str(host.home)])
+    finally:
+        planted.unlink(missing_ok=True)
+    assert "seen []" in ex.stdout and "files 0" not in ex.stdout, ex.stdout[-1500:]
+
+
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_a_check_cannot_import_the_graders_own_package(layer, setup_path, request):
     """The worker runs from rlvr_grade and holds its modules; the check's child drops them from
@@ -1025,6 +1060,18 @@ def test_answers_kept_where_python_lives_are_not_in_a_gvisor_root(gvisor, where)
     assert "found []" in ex.stdout, ex.stdout[-2000:]
 
 
+def test_no_file_in_a_gvisor_root_carries_the_environments_folder(gvisor, host):
+    """The environment's venv is /env under gVisor too, the same folder: its bytecode named the
+    folder it was built in (test_no_file_in_the_root_carries_a_grader_path)."""
+    envs_folder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(gvisor._world("").python))))
+    check = make_check(program("grader_paths_in_files", PATHS=[envs_folder, str(host.home)], TOPS=["/env", "/harness", "/etc"]),
+                       TESTS, Limits(cpu_s=30.0, wall_s=120.0, memory_mb=256))
+    ex = gvisor.run(check)
+    out = score(check, ex, RewardConfig(), 0.0)
+    assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
+    assert "seen []" in ex.stdout and "files 0" not in ex.stdout, ex.stdout[-1500:]
+
+
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_concurrent_gvisor_checks_share_no_kernel_wide_state(gvisor, pair):
     """What the local backend leaves open (a futex keyed by a shared file's inode, the machine's
@@ -1063,6 +1110,7 @@ SETUP_LIMITS = {
     # a walk of the root, of every live object: ~1 s of CPU quiet, a wall of minutes at load 25
     "import_the_grader": Limits(cpu_s=20.0, wall_s=120.0, memory_mb=256),
     "grader_paths": Limits(cpu_s=20.0, wall_s=120.0, memory_mb=256),
+    "grader_paths_in_files": Limits(cpu_s=20.0, wall_s=120.0, memory_mb=256),
     # the memory cap must be what ends them on both paths, whatever the machine's load
     "socket_buffers_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
     "tmpfs_metadata_past_the_memory_cap": Limits(cpu_s=10.0, wall_s=30.0, memory_mb=128, processes=32),
