@@ -781,6 +781,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
         guard.registry if isinstance(guard, Guard) else None)
     for name in imports:  # the tests' modules as they are before the candidate runs (strict call())
         helpers[strict.REGISTER](sys.modules.get(name))
+    helpers[strict.RESTORER](restore)  # pandas' comparisons run on pandas as it was (strict.pandas_op)
     link = strict.link
     linked = [(sid, link(step_code, helpers), is_check, lines, sets) for sid, step_code, is_check, lines, sets in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
@@ -989,6 +990,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     bound_modules = _bound_modules(module_bindings)
     for name in test_modules:
         helpers[strict.REGISTER](sys.modules.get(name))
+    helpers[strict.RESTORER](restore)  # pandas' comparisons run on pandas as it was (strict.pandas_op)
     state: dict[str, Any] = {
         "restore": restore, "adopt": adopt, "sets": sets, "adopted": [False], "setup_target": _setup_target,
         "module_type": type(sys), "module_dict": type(sys).__dict__["__dict__"].__get__,

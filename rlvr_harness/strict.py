@@ -52,6 +52,7 @@ NAMECALL = "__rlvr_namecall__"
 UNITTEST = "__rlvr_unittest__"
 PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
+RESTORER = "__rlvr_restorer__"  # not a helper either: the runner hands its restore() over (pandas)
 FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the pytest recorder
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
@@ -1494,6 +1495,132 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return _all(plain(k, depth + 1) and plain(v, depth + 1) for k, v in dict_items(x))
         return True
 
+    # pandas (issue 15, s15c): a DataFrame, Series or Index of pandas' own exact classes is
+    # compared, ordered and combined by pandas, as its users write it (`(got == want).all()`,
+    # `df[df["a"] > 1]`), when everything pandas' comparison reads of it is pandas' own and
+    # holds no object of anyone's: its state, walked here (pandas_clean), never handed the
+    # other operand; pandas' classes and modules put back (the runner's restore, handed over
+    # with RESTORER) just before pandas runs, so what the candidate patched during the step is
+    # not what compares. A subclass (a lying __eq__), a column of the candidate's objects, an
+    # instance attribute shadowing a pandas method, or state of a class pandas does not define:
+    # not equal, as any object nobody vouches for.
+    pandas_state: dict[str, Any] = {"frames": frozenset(), "classes": frozenset(), "restore": None}
+    weakref_type = _weakref.ReferenceType
+    getset_type = _type(function_type.__dict__["__code__"])
+    slice_type = slice
+
+    def learn_pandas(module: Any) -> None:
+        """pandas' classes (and pyarrow's, its string storage), by identity, from the modules
+        loaded now (before the candidate runs): the registry of what a pandas object may hold."""
+        if pandas_state["classes"] or module_name(module) != "pandas":
+            return
+        classes = set()
+        for name, m in _list(dict_items(modules)):
+            top = name.partition(".")[0] if _type(name) is _str else None
+            if top in ("pandas", "pyarrow") and _type(m) is module_type:  # pyarrow: pandas' string storage
+                for v in _list(obj_dict(m).values()):
+                    if _type in mro_of(_type(v)) and _type(module_of(v)) is _str and module_of(v).partition(".")[0] in ("pandas", "pyarrow"):
+                        classes.add(v)
+        ns = obj_dict(module)
+        index = ns.get("Index")
+        frames = {ns.get("DataFrame"), ns.get("Series")} | {c for c in classes if index is not None and index in mro_of(c)}
+        frames.discard(None)
+        pandas_state["classes"], pandas_state["frames"] = frozenset(classes), frozenset(frames & classes)
+
+    def set_restorer(restore: Any) -> None:
+        if pandas_state["restore"] is None:
+            pandas_state["restore"] = restore
+
+    def shadows(mro: Any, key: str) -> bool:
+        """An instance attribute named like a method, a callable or a non-data descriptor of its
+        class (a function planted on one DataFrame would be pandas' `self._cmp_method(other,
+        op)`); a data default (`_names = FrozenList()`) an instance overrides is pandas' own way."""
+        for c in mro:
+            d = class_dict(c)
+            if key in d:
+                v = d[key]
+                if _type(v) in scalar_types:
+                    return False
+                tmro = mro_of(_type(v))
+                if _any("__set__" in class_dict(m) for m in tmro):
+                    return False  # a data descriptor wins over the instance's entry
+                return _any("__get__" in class_dict(m) or "__call__" in class_dict(m) for m in tmro)
+        return False
+
+    def pandas_clean(v: Any, depth: int = 0) -> bool:
+        if depth > 16:
+            return False
+        t = _type(v)
+        if t in scalar_types or t is weakref_type or t is _range or t is object:
+            return True
+        if t is slice_type:
+            return _all(_type(p) in scalar_types for p in (v.start, v.stop, v.step))
+        if _type in mro_of(t):
+            return not is_heap(v) or v in pandas_state["classes"]  # a class pandas caches (its Index class)
+        k = numpy_kind(t)
+        if k == "scalar":
+            return not holds_objects(v)
+        if k == "array":
+            return not holds_objects(v) or _all(pandas_clean(e, depth + 1) for e in v.ravel().tolist())
+        if is_dtype(t):
+            return True
+        if t is _tuple or t is _list:
+            return _all(pandas_clean(e, depth + 1) for e in v)
+        if t is _dict:
+            return _all(_type(key) in scalar_types and pandas_clean(val, depth + 1) for key, val in dict_items(v))
+        if t in pandas_state["classes"]:
+            mro = mro_of(t)
+            # what a pandas subclass of a builtin container holds (FrozenList: a MultiIndex's levels)
+            if _list in mro or _tuple in mro:
+                if not _all(pandas_clean(e, depth + 1) for e in (_list.copy(v) if _list in mro else _tuple(_tuple.__iter__(v)))):
+                    return False
+            elif _dict in mro and not _all(
+                    _type(key) in scalar_types and pandas_clean(val, depth + 1) for key, val in dict_items(v)):
+                return False
+            try:
+                d = _object_getattribute(v, "__dict__")
+            except AttributeError:
+                d = None
+            if d is not None:
+                if _type(d) is not _dict:
+                    return False
+                for key, val in _list(dict_items(d)):
+                    if _type(key) is not _str or shadows(mro, key) or not pandas_clean(val, depth + 1):
+                        return False
+            for c in mro:  # a compiled (Cython) class's public fields: blocks, axes, values ...
+                if c not in pandas_state["classes"]:
+                    continue
+                for name, desc in _list(class_dict(c).items()):
+                    if _type(desc) is member_type or (_type(desc) is getset_type and name in ("blocks", "axes", "values", "_mgr_locs")):
+                        try:
+                            val = desc.__get__(v, t)
+                        except _exception:  # noqa: BLE001 - a field not set: pandas cannot read it either
+                            continue
+                        if not pandas_clean(val, depth + 1):
+                            return False
+            return True
+        return False
+
+    def pandas_side(x: Any) -> bool:
+        if _type(x) in pandas_state["frames"]:
+            return pandas_clean(x)
+        rx = reduce(x)
+        return trusted(rx) and not (numpy_kind(_type(rx)) is not None and holds_objects(rx))
+
+    def pandas_op(a: Any, b: Any, f: Any) -> tuple[bool, Any]:
+        """(True, pandas' answer) when either side is a pandas object of pandas' own and both
+        sides are clean; (False, None) when a pandas object is involved but not clean."""
+        if not (pandas_side(a) and pandas_side(b)):
+            return False, None
+        restore = pandas_state["restore"]
+        if restore is not None:
+            restore()
+        return True, f(a, b)
+
+    def is_pandas(ta: type, tb: type) -> bool:
+        frames = pandas_state["frames"]
+        return bool(frames) and (ta in frames or tb in frames)
+
     def trusted(x: Any) -> bool:
         """Nothing of anyone's own runs when x is compared, ordered or tested: plain values,
         trusted numbers, dates, numpy's (non-object) values, and containers of those."""
@@ -1558,6 +1685,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         return missing
 
     def order(op: Any, a: Any, b: Any) -> bool:
+        if is_pandas(_type(a), _type(b)):
+            ok, r = pandas_op(a, b, op)
+            return r if ok else False
         a, b = reduce(a), reduce(b)
         ta, tb = trusted(a), trusted(b)
         if ta != tb:
@@ -1595,6 +1725,9 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return r if idx == 0 else not r
         if idx == 0 or idx == 1:
             ta, tb = _type(a), _type(b)
+            if is_pandas(ta, tb):
+                ok, r = pandas_op(a, b, _operator.eq if idx == 0 else _operator.ne)
+                return r if ok else (idx == 1)
             if (ta not in plain_types or tb not in plain_types) and (
                     numpy_kind(ta) == "array" or numpy_kind(tb) == "array"):
                 return numpy_cmp(a, b, _operator.eq if idx == 0 else _operator.ne)
@@ -1650,6 +1783,10 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         if idx in counter_ops and ta is Counter and tb is Counter:
             if trusted(reduce(a)) and trusted(reduce(b)):
                 return counter_ops[idx](a, b)  # Counter's own arithmetic, on counts nobody else's
+        if is_pandas(ta, tb):
+            ok, r = pandas_op(a, b, bin_ops[idx])
+            if ok:
+                return r
         ra, rb = reduce(a), reduce(b)
         if idx == 5 and (_type(ra) is _str or _type(ra) is _bytes):
             return bin_ops[idx](ra, b)  # "%s" % value: formatting, its str() is the value's own
@@ -1815,6 +1952,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         """Remember `module`'s attributes as they are now (before the candidate runs)."""
         if _type(module) is module_type:
             pristine_modules[_id(module)] = (module, _dict(_object_getattribute(module, "__dict__")))
+            learn_pandas(module)
 
     def someones(x: Any, depth: int = 0) -> bool:
         """Whether x is, or holds, an object of a class written in Python (the candidate's or
@@ -2065,7 +2203,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
                ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, "__rlvr_strict_eq__": strict_eq,
-               "__rlvr_reduce__": reduce, REGISTER: register_pristine, FORKED: forked, PLAIN: plain_call}
+               "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict
