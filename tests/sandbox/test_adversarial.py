@@ -879,7 +879,8 @@ def _pair(h: Harness, sender: str, receiver: str, hold_s: float, look_s: float, 
 # (gVisor, below); kept as known residuals of the local backend (docs/sandbox.md).
 LOCAL_RESIDUAL = pytest.mark.xfail(reason="kernel-wide state of a shared kernel: only the gVisor backend closes it "
                                           "(docs/sandbox.md, residuals)", strict=False)
-PAIRS = {"futex": ("futex_sender", "futex_receiver", 3.0, 1.0), "counters": ("counter_sender", "counter_receiver", 4.0, 1.2)}
+PAIRS = {"futex": ("futex_sender", "futex_receiver", 3.0, 1.0), "counters": ("counter_sender", "counter_receiver", 4.0, 1.2),
+         "mapcount": ("mapcount_sender", "mapcount_receiver", 3.0, 1.0)}
 
 
 @LOCAL_RESIDUAL
