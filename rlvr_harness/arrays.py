@@ -173,6 +173,18 @@ def make_check() -> Any:
     return check
 
 
+def why_unchecked() -> str | None:
+    """Why the array interface would go unchecked in this process (None: it is checked once
+    armed). Arms nothing: the seed asks it for the isolation report."""
+    try:
+        from rlvr_harness import _arrays
+    except ImportError:
+        return "rlvr_harness/_arrays was not built"
+    if not _arrays.supported():
+        return "this platform's extension tables cannot be patched"
+    return None
+
+
 def arm(prefixes: tuple[str, ...]) -> str | None:
     """Arm the check in this process and patch the extension modules loaded so far (once; the
     guard calls it before any candidate code, with the library tree's folders: prepare() loads

@@ -792,14 +792,20 @@ def thread_count() -> int:
 def native_memory_warning() -> str:
     """What of raw memory every check forked from this process inherits ("" when nothing):
     _ctypes loaded here (the ctypes fallback of sandbox/linux.py, a preloaded module that
-    loaded it regardless) is reachable from any check's code (red team A2)."""
+    loaded it regardless) is reachable from any check's code (red team A2); numpy loaded
+    where rlvr_harness/_arrays cannot check its array interface (issue 15) too."""
+    from rlvr_harness.arrays import why_unchecked
     from rlvr_harness.guard import NATIVE_MEMORY_MODULES
 
     held = sorted(n for n in NATIVE_MEMORY_MODULES if sys.modules.get(n) is not None)
-    if not held:
-        return ""
-    why = linux.NATIVE_FALLBACK or "an environment's preloaded module loaded it"
-    return f"{', '.join(held)} loaded in the process checks are forked from ({why}): raw memory is reachable from checks"
+    notes = []
+    if held:
+        why = linux.NATIVE_FALLBACK or "an environment's preloaded module loaded it"
+        notes.append(f"{', '.join(held)} loaded in the process checks are forked from ({why}): raw memory is reachable from checks")
+    unchecked = why_unchecked() if sys.modules.get("numpy") is not None else None
+    if unchecked:
+        notes.append(f"numpy's array interface is not checked ({unchecked}): raw memory is reachable from checks through it")
+    return "; ".join(notes)
 
 
 def _native_needed(blocked: list[str], modules: tuple[str, ...] | list[str]) -> str | None:

@@ -104,3 +104,16 @@ def test_array_interface_routes_to_foreign_memory_are_refused_and_strided_views_
     opened, honest = _run("arm")
     assert opened == [], opened
     assert all(honest), honest
+
+
+def test_the_isolation_report_says_when_numpy_is_loaded_and_its_interface_unchecked(monkeypatch):
+    """Where _arrays is not built (no compiler) or cannot patch this platform, the seed's
+    native_memory_warning says numpy's array interface is open, as it does for ctypes."""
+    pytest.importorskip("numpy", reason="numpy is not installed here")
+    from rlvr_grade.sandbox import zygote
+    from rlvr_harness import arrays
+
+    monkeypatch.setattr(arrays, "why_unchecked", lambda: "rlvr_harness/_arrays was not built")
+    assert "numpy's array interface is not checked (rlvr_harness/_arrays was not built)" in zygote.native_memory_warning()
+    monkeypatch.setattr(arrays, "why_unchecked", lambda: None)
+    assert "array interface" not in zygote.native_memory_warning()
