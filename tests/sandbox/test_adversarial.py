@@ -1538,6 +1538,28 @@ def test_what_a_check_leaves_in_flight_or_on_its_descriptors_reaches_no_later_ch
         backend.close()
 
 
+# The kernel keeps a user keyring and a user-session keyring per uid for as long as the machine
+# runs (and a persistent keyring for days), not per process: a slot's checks share its uid, so a
+# key added by one waits for the next. Seccomp refuses add_key and keyctl (host_wide_calls);
+# without it (no libseccomp: isolation "partial") they cross. Open: clearing them per check
+# needs the keyrings' ids without creating them, for each of the three (issue 16).
+@pytest.mark.parametrize("layer", ["sandbox", pytest.param("no_seccomp", marks=pytest.mark.xfail(
+    reason="without seccomp the per-uid keyrings carry keys to the slot's next check (issue 16, open)", strict=False))])
+def test_keys_left_in_the_per_uid_keyrings_reach_no_later_check(host, setup_path, layer):
+    backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=1)
+    try:
+        mark = uuid.uuid4().hex[:10]
+        ex1 = backend.run(make_check(program("keyring_sender", MARK=mark), "assert not escaped()\n",
+                                     Limits(cpu_s=2.0, wall_s=8.0)))
+        assert "made" in ex1.stdout, (ex1.stdout, ex1.stderr[-500:])
+        check = make_check(program("keyring_receiver", MARK=mark), TESTS, Limits(cpu_s=2.0, wall_s=8.0))
+        ex2 = backend.run(check)
+        out = score(check, ex2, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex2.stdout, (out, ex2.stdout[-500:])
+    finally:
+        backend.close()
+
+
 def _plant_everywhere(token: str, env_dirs: list[str]) -> list[Path]:
     """A token file in each place a training box keeps things that exists and is writable."""
     import sys
