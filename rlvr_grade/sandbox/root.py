@@ -549,10 +549,7 @@ def python_root(executable: str | None = None) -> Root:
 
 
 def harness_bytecode() -> str:
-    """The host folder of the harness's bytecode (rlvr_harness/__pycache__). A local check's
-    root masks it: every harness module is imported by the worker before a check forks, and
-    those files carry the folder they were compiled in (pip compiles a wheel's modules at its
-    site-packages path; any import writes the checkout's), which a check could read."""
+    """rlvr_harness/__pycache__ on the host, masked in a local check's root (docs/sandbox.md)."""
     import rlvr_harness
 
     return os.path.join(host_path(os.path.dirname(rlvr_harness.__file__)), "__pycache__")
