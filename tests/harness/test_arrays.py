@@ -117,3 +117,24 @@ def test_the_isolation_report_says_when_numpy_is_loaded_and_its_interface_unchec
     assert "numpy's array interface is not checked (rlvr_harness/_arrays was not built)" in zygote.native_memory_warning()
     monkeypatch.setattr(arrays, "why_unchecked", lambda: None)
     assert "array interface" not in zygote.native_memory_warning()
+
+
+def test_a_genuine_arrays_own_interface_is_what_a_library_reading_it_gets():
+    """A C extension that reads an ndarray's __array_interface__ (through the patched lookup)
+    gets the array's own, from ndarray's getter: not refused, and not a subclass's claim."""
+    np = pytest.importorskip("numpy", reason="numpy is not installed here")
+    from rlvr_harness import arrays
+
+    check = arrays.make_check()
+    x = np.arange(4.0)
+
+    class Claims(np.ndarray):
+        @property
+        def __array_interface__(self):
+            return {"shape": (1 << 20,), "typestr": "|u1", "data": (8, False), "version": 3}
+
+    y = x.view(Claims)
+    assert check(x, "__array_interface__", {"bogus": 1}) == x.__array_interface__
+    assert check(y, "__array_interface__", y.__array_interface__)["data"] == x.__array_interface__["data"]
+    with pytest.raises(TypeError, match="refused by the grader"):
+        check(object(), "__array_interface__", y.__array_interface__)
