@@ -1061,6 +1061,35 @@ def test_only_allowlisted_native_modules_load_in_candidate_code():
     assert [(o.status, o.tests_passed) for o in outs] == [("pass", 6), ("pass", 1)], [o.error for o in outs]
 
 
+NUMPY_TEST_EXTENSIONS = """
+import importlib
+
+
+def probe():
+    out = {}
+    for name in ("numpy._core._multiarray_tests", "numpy._core._umath_tests", "numpy._core._rational_tests",
+                 "numpy._core._multiarray_umath", "numpy.testing"):
+        try:
+            importlib.import_module(name)
+            out[name] = "allowed"
+        except ImportError as exc:
+            out[name] = "refused" if "refused by the grader" in str(exc) else "missing"
+    return out
+"""
+
+
+def test_a_librarys_own_test_extensions_are_refused_in_a_check(numpy_env):
+    """numpy ships test extensions (_multiarray_tests: corrupt_or_fix_bufferinfo,
+    npy_abuse_writebackifcopy ...) that poke at raw memory as _testcapi does; numpy never imports
+    them itself. Refused like the interpreter's _test* modules; numpy and numpy.testing load."""
+    want = {"numpy._core._multiarray_tests": "refused", "numpy._core._umath_tests": "refused",
+            "numpy._core._rational_tests": "refused", "numpy._core._multiarray_umath": "allowed", "numpy.testing": "allowed"}
+    tests = "r = probe()\n" + "".join(f"assert r[{k!r}] == {v!r}\n" for k, v in want.items())
+    with Grader(ScoreOptions(concurrency=1, env=numpy_env)) as g:
+        [out] = g.grade([{"completion": NUMPY_TEST_EXTENSIONS, "tests": tests}])
+    assert (out.status, out.tests_passed) == ("pass", 5), out.error
+
+
 def test_an_exception_is_described_without_running_the_programs_code():
     """run_asserts describes a step's exception while it holds the tests: the message is made
     without any `__str__`, `__repr__` or property of the program's (red team A9's class)."""
