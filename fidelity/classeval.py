@@ -13,6 +13,7 @@ environment row, counted apart."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from fidelity.refrun import RUNNER, last_line, run_cached, run_python
 GROUPS = {"classeval/reference": "ClassEval unittest", "classeval/chatgpt": "ClassEval unittest"}
 ARGS: tuple[str, ...] = ()
 MODULE = "classeval_task"
+LIMIT_S = 5.0  # ClassEval's own limit per test class (fidelity/refs/classeval_ref.py)
 DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "refs", "classeval_ref.py")
 
 
@@ -80,6 +82,32 @@ def chatgpt_program(answer: str, imports: list[str]) -> str:
     return "\n".join(imports) + "\n" + add_static(extract_code(answer))
 
 
+def classes_with_tests(test_source: str, names: list[str]) -> list[str]:
+    """The listed test classes that define a test method, read from the task's test code.
+    ClassEval_69 lists TestPDFHandler, a class that only holds the others' setUpClass (no
+    test method): unittest runs no test there, which ClassEval's get_test_answer calls an
+    error, failing every program of the task, its reference too (a data bug). A class this
+    cannot read (not found, or built on a base other than unittest.TestCase, which may bring
+    tests) stays listed; a listed class with test methods is never dropped."""
+    try:
+        tree = ast.parse(test_source)
+    except SyntaxError:
+        return names
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+
+    def plain_testcase(base: ast.expr) -> bool:
+        return ast.unparse(base) in ("unittest.TestCase", "TestCase")
+
+    keep = []
+    for name in names:
+        node = defs.get(name)
+        empty = node is not None and all(plain_testcase(b) for b in node.bases) and not any(
+            isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name.startswith("test") for f in node.body)
+        if not empty:
+            keep.append(name)
+    return keep
+
+
 def collect(ctx: Context) -> list[Case]:
     with open(ctx.path("classeval", "ClassEval_data.json")) as fh:
         tasks = json.load(fh)
@@ -94,8 +122,10 @@ def collect(ctx: Context) -> list[Case]:
                 key = t["task_id"] if len(programs) == 1 else f"{t['task_id']}#{i}"
                 row = {"completion": code, "tests": "from solution import *\n" + t["test"]}
                 # Names stripped: ClassEval_97 lists " Words2NumbersTestMain", which ClassEval's own
-                # getattr() cannot find, failing every program of that task (a data bug).
-                ref = {"module": code + "\n" + t["test"], "classes": [n.strip() for n in t["test_classes"]]}
+                # getattr() cannot find, failing every program of that task (a data bug); and only
+                # classes with a test method (ClassEval_69, classes_with_tests).
+                classes = classes_with_tests(t["test"], [n.strip() for n in t["test_classes"]])
+                ref = {"module": code + "\n" + t["test"], "classes": classes}
                 cases.append(Case(f"classeval/{kind}", key, row, ARGS, ref, code))
     return ctx.take(cases)
 
@@ -108,9 +138,10 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
 
     def run(uid: str) -> Verdict:
         ref = by_uid[uid].ref
-        timeout = 5.0 * (len(ref["classes"]) + 1) + 20.0
+        limit = LIMIT_S * ctx.budget
+        timeout = limit * (len(ref["classes"]) + 1) + 20.0
         p = run_python(ctx.ref_python, {f"{MODULE}.py": ref["module"], "run_classeval.py": driver},
-                       ["run_classeval.py", MODULE, json.dumps(ref["classes"])], timeout)
+                       ["run_classeval.py", MODULE, json.dumps(ref["classes"]), str(limit)], timeout)
         for line in p.stdout.splitlines():
             if line.startswith(RESULT):
                 d = json.loads(line[len(RESULT):])
@@ -119,7 +150,7 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
             return Verdict(False, "timeout", "killed at the wall timeout")
         return Verdict(False, "crashed", last_line(p.stderr) or f"exit {p.returncode} without a result")
 
-    items = [(c.uid, cache.key("classeval-unittest", RUNNER, driver, c.ref)) for c in cases]
+    items = [(c.uid, cache.key("classeval-unittest", RUNNER, driver, ctx.budget, c.ref)) for c in cases]
     return run_cached(items, run, cache, ctx.jobs, ctx.progress("classeval reference"))
 
 

@@ -28,6 +28,11 @@ class Context:
     limit: int | None = None  # at most this many cases per group (smoke runs)
     use_ref_cache: bool = True
     humaneval_live: bool = False
+    # A confirming rerun (fidelity/__main__.py `confirm`): `rerun` marks it (uncached, one job,
+    # evalplus measures its canonical times again); `budget` multiplies the reference's own time
+    # limits (1 = as the reference sets them; the wider budget is WIDE_BUDGET).
+    rerun: bool = False
+    budget: float = 1.0
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
     def path(self, *parts: str) -> str:
@@ -60,7 +65,8 @@ class Context:
 
 
 def run_driver(ctx: Context, script: str, items: Iterable[tuple[str, str, dict]], cache: RefCache,
-               env: dict[str, str] | None = None, what: str = "reference") -> dict[str, Verdict]:
+               env: dict[str, str] | None = None, what: str = "reference",
+               args: Iterable[str] = ()) -> dict[str, Verdict]:
     """Run a batch reference driver (fidelity/refs/<script>, in the reference venv) over the
     items not cached yet. `items` are (uid, content hash, payload); the driver reads one JSON
     payload list on stdin (each payload gains "uid") and prints one line per finished item:
@@ -81,7 +87,7 @@ def run_driver(ctx: Context, script: str, items: Iterable[tuple[str, str, dict]]
     ctx.log(f"  {what}: {len(todo)} to run ({len(out)} cached)")
     report = ctx.progress(what)
     full_env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "OPENBLAS_NUM_THREADS": "1", **(env or {})}
-    proc = subprocess.Popen([ctx.ref_python, os.path.join(REFS, script), "--jobs", str(ctx.jobs)],
+    proc = subprocess.Popen([ctx.ref_python, os.path.join(REFS, script), "--jobs", str(ctx.jobs), *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=full_env, text=True, cwd=ctx.work)
     err_tail: list[str] = []

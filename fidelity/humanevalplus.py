@@ -24,6 +24,8 @@ ORIGIN = "HumanEvalPlus-OriginFmt.jsonl.gz"
 PLUS = "HumanEvalPlus.jsonl.gz"
 # 15 CPU s: the canonical solutions of HumanEval/15 and /139 spend ~12 CPU s in OriginFmt's
 # check() (plain python, measured); the wall backstop is wide because the machine is shared.
+# Part of every cached evalplus verdict's key: a change of what the driver reports reruns them.
+DRIVER = "evalplus_ref/2: per-input time limits named"
 ARGS = ("--preset", "humaneval", "--timeout", "15", "--wall-timeout", "60")
 
 
@@ -57,11 +59,13 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
     data = ctx.path("humanevalplus", PLUS)
     with open(data, "rb") as fh:
         digest = hashlib.sha256(fh.read()).hexdigest()
-    items = [(c.uid, cache.key("evalplus==0.3.1", digest, c.ref["task_id"], c.ref["solution"]), c.ref) for c in cases]
+    items = [(c.uid, cache.key("evalplus==0.3.1", DRIVER, ctx.budget, digest, c.ref["task_id"], c.ref["solution"]), c.ref)
+             for c in cases]
     env = {"HUMANEVAL_OVERRIDE_PATH": data,
            # evalplus caches the canonical outputs and timings under its user cache dir: ours.
            "XDG_CACHE_HOME": f"{ctx.work}/evalplus-cache"}
-    return run_driver(ctx, "evalplus_ref.py", items, cache, env=env, what="evalplus")
+    args = ["--budget", str(ctx.budget), *(["--retime"] if ctx.rerun else [])]
+    return run_driver(ctx, "evalplus_ref.py", items, cache, env=env, what="evalplus", args=args)
 
 
 def references(ctx: Context) -> dict[str, str]:

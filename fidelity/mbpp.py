@@ -40,9 +40,9 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
 
     def run(uid: str) -> Verdict:
         return exit_verdict(run_python(ctx.ref_python, {"program.py": by_uid[uid].ref["program"]},
-                                       ["program.py"], TIMEOUT))
+                                       ["program.py"], TIMEOUT * ctx.budget))
 
-    items = [(c.uid, cache.key("mbpp-asserts", RUNNER, TIMEOUT, c.ref["program"])) for c in cases]
+    items = [(c.uid, cache.key("mbpp-asserts", RUNNER, TIMEOUT * ctx.budget, c.ref["program"])) for c in cases]
     return run_cached(items, run, cache, ctx.jobs, ctx.progress("mbpp reference"))
 
 

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import asdict
 
 import pytest
 
@@ -79,9 +80,10 @@ def test_table_total_and_disagreement_listing():
     table = core.render_table(groups).splitlines()
     assert table[0].split()[:3] == ["group", "reference", "rows"]
     total = table[-1].split()
-    assert total[0] == "total" and total[1:] == ["7", "4", "4", "3", "3", "1", "50.00%"]
+    # rows, rlvr pass, ref pass, agree, on rerun, disagree, time limit, nondet, env-only, agreement
+    assert total[0] == "total" and total[1:] == ["7", "4", "4", "3", "0", "3", "0", "0", "1", "50.00%"]
     listing = core.render_disagreements(dis)
-    assert "toy/a: rlvr pass / reference failed (2)" in listing
+    assert "toy/a: rlvr pass / reference failed (2, disagreement)" in listing
     assert "  3: rlvr pass | ref failed: wrong answer" in listing
     capped = core.render_disagreements(dis, per_class=1)
     assert "... and 1 more (all in the report)" in capped and "  4:" not in capped
@@ -93,6 +95,7 @@ def test_gates_use_the_most_specific_prefix():
     assert core.gate_failures(groups, gates) == []  # toy/a at 40% meets its own 40%
     fails = core.gate_failures(groups, [core.Gate("toy/", 0.5)])
     assert len(fails) == 1 and fails[0].startswith("toy/a: agreement 40.00% below 50.00%")
+    assert "(3 disagreements: 3 unexplained, 0 reference time limit, 0 reference nondeterministic)" in fails[0]
 
 
 def test_report_is_written_whole(tmp_path):
@@ -209,3 +212,289 @@ def test_missing_modules_asks_the_environment_the_checks_ran_in():
     assert missing_modules(src) is None  # the grader's venv has typer; the checks' world does not
     assert missing_modules(src, python=envs.default_environment().interpreter) == "typer"
     assert missing_modules("import json\n", python=envs.default_environment().interpreter) is None
+
+
+# -- confirming reruns: a reference verdict that is no verdict is rerun before it counts --------
+
+TIMEOUT = Verdict(False, "timeout", "killed at the wall timeout")
+LIMIT = Verdict(False, "plus time limit", "plus input #3 exceeded its time limit: [10**7]")
+WRONG = Verdict(False, "failed", "AssertionError")
+PASSED = Verdict(True, "passed")
+
+
+def _row(ours, batch, alone=None, wide=None, key="k"):
+    return Row("toy/r", key, ours, batch, alone=alone, wide=wide)
+
+
+def test_an_inconclusive_reference_verdict_rerun_alone_decides_and_is_listed():
+    # timed out in the batch, passes alone with the same limits: an agreement, counted apart
+    out = core.settle(_row(PASS, TIMEOUT, alone=PASSED), "ref")
+    assert out.kind == core.RERUN and out.ref == PASSED
+    assert out.cls == "ref timeout in the batch, passed alone"
+    # timed out in the batch, fails for real alone: a disagreement, named by the verdict that counts
+    out = core.settle(_row(PASS, TIMEOUT, alone=WRONG), "ref")
+    assert (out.kind, out.cls) == (core.REAL, "rlvr pass / ref failed")
+    groups, listed = core.summarize([_row(PASS, TIMEOUT, alone=PASSED, key="1"), _row(PASS, PASSED, key="2")],
+                                    {"toy/r": "ref"})
+    g = groups["toy/r"]
+    assert (g.agree, g.rerun_agree, g.disagree, g.ref_pass) == (2, 1, 0, 2)
+    assert [d["key"] for d in listed] == ["1"] and listed[0]["kind"] == core.RERUN
+    assert listed[0]["reference"] == asdict(TIMEOUT) and listed[0]["reference_alone"] == asdict(PASSED)
+
+
+def test_a_reference_that_contradicts_itself_is_nondeterministic_never_an_agreement():
+    # a conclusive failure in the batch, a pass alone: two verdicts, not an agreement
+    out = core.settle(_row(PASS, WRONG, alone=PASSED), "ClassEval")
+    assert out.kind == core.NONDET and out.cls == "ClassEval nondeterministic: failed, then passed alone"
+    out = core.settle(_row(Verdict(False, "fail", "2 != 1"), PASSED, alone=WRONG), "ClassEval")
+    assert out.kind == core.NONDET
+    groups, listed = core.summarize([_row(PASS, WRONG, alone=PASSED)], {})
+    g = groups["toy/r"]
+    assert (g.agree, g.disagree, g.nondet, g.unexplained, g.agreement) == (0, 1, 1, 0, 0.0)
+    assert g.to_dict()["explained"] == {"reference time limit": 0, "reference nondeterministic": 1}
+
+
+def test_a_time_limit_is_explained_only_by_a_pass_with_the_wider_budget():
+    out = core.settle(_row(PASS, LIMIT, alone=LIMIT, wide=PASSED), "evalplus")
+    assert out.kind == core.TIME and out.cls.startswith("evalplus time limit: plus time limit alone, passes with 10x")
+    # still failing with the wider budget: a real disagreement, named by that verdict
+    out = core.settle(_row(PASS, LIMIT, alone=LIMIT, wide=Verdict(False, "plus fail", "input #4")), "evalplus")
+    assert (out.kind, out.cls) == (core.REAL, "rlvr pass / evalplus plus fail (with 10x the time)")
+    # no verdict even then: a real disagreement
+    assert core.settle(_row(PASS, LIMIT, alone=LIMIT, wide=LIMIT), "evalplus").kind == core.REAL
+    # a conclusive batch verdict is never replaced by a rerun that gave none
+    out = core.settle(_row(PASS, WRONG, alone=TIMEOUT, wide=PASSED), "ref")
+    assert (out.kind, out.ref) == (core.REAL, WRONG)
+    groups, _ = core.summarize([_row(PASS, LIMIT, alone=LIMIT, wide=PASSED)], {})
+    g = groups["toy/r"]
+    assert (g.agree, g.disagree, g.time_limit, g.unexplained, g.agreement) == (0, 1, 1, 0, 0.0)
+    table = core.render_table(groups).splitlines()
+    assert table[-1].split()[1:] == ["1", "1", "0", "0", "0", "1", "1", "0", "0", "0.00%"]
+    listing = core.render_disagreements(core.summarize([_row(PASS, LIMIT, alone=LIMIT, wide=PASSED)], {})[1])
+    assert "(1, explained)" in listing and "| alone plus time limit" in listing and "| 10x time passed" in listing
+
+
+VERDICTS = (PASS, PASSED, TIMEOUT, LIMIT, WRONG, Verdict(False, "crashed", "exit 1"),
+            Verdict(False, "fail", "AssertionError"), None)
+
+
+def test_no_combination_of_reruns_turns_a_real_disagreement_into_agreement():
+    """Every combination of batch, alone and wide verdicts: an agreement is either the batch's
+    own, or a batch verdict that was no verdict replaced by a conclusive one that agrees; a
+    conclusive batch disagreement stays a disagreement whatever the reruns say."""
+    for ours in (PASS, WRONG):
+        for batch in VERDICTS[:-1]:
+            for alone in VERDICTS:
+                for wide in VERDICTS:
+                    out = core.settle(_row(ours, batch, alone=alone, wide=wide))
+                    if ours.passed == batch.passed:
+                        assert out.kind == core.AGREE
+                    elif not core.inconclusive(batch):
+                        assert out.kind in (core.REAL, core.NONDET), (ours, batch, alone, wide)
+                    if out.kind == core.RERUN:
+                        assert core.inconclusive(batch) and not core.inconclusive(alone)
+                        assert alone.passed == ours.passed
+                    if out.kind == core.TIME:
+                        assert ours.passed and wide.passed and core.inconclusive(alone)
+
+
+class _Adapter:
+    """A reference whose verdicts depend on the run's settings, as a real one's on the load."""
+
+    def __init__(self, alone, wide):
+        self.alone, self.wide, self.calls = alone, wide, []
+
+    def reference(self, ctx, cases):
+        self.calls.append((ctx.jobs, ctx.use_ref_cache, ctx.rerun, ctx.budget, sorted(c.key for c in cases)))
+        table = self.wide if ctx.budget > 1 else self.alone
+        return {c.uid: table[c.key] for c in cases}
+
+    @staticmethod
+    def rerunnable(ctx, case):
+        return case.key != "label"
+
+
+def test_confirm_reruns_only_disagreements_alone_then_with_the_wider_budget():
+    from fidelity.__main__ import confirm
+    from fidelity.context import Context
+
+    keys = ["agree", "slow", "load", "wrong", "label", "env"]
+    cases = {f"toy/r|{k}": core.Case("toy/r", k, {}, (), {}) for k in keys}
+    rows = [_row(PASS, PASSED, key="agree"), _row(PASS, LIMIT, key="slow"), _row(PASS, TIMEOUT, key="load"),
+            _row(PASS, WRONG, key="wrong"), _row(PASS, WRONG, key="label"),
+            Row("toy/r", "env", PASS, Verdict(False, "failed", "No module named 'docx'"))]
+    adapter = _Adapter({"slow": LIMIT, "load": PASSED, "wrong": WRONG}, {"slow": PASSED})
+    ctx = Context(data="/nonexistent", work="/nonexistent", ref_python="python", jobs=2)
+    out, info = confirm(adapter, ctx, cases, rows, {"toy/r": "ref"}, 0.0, lambda msg: None)
+    assert adapter.calls == [(1, False, True, 1.0, ["load", "slow", "wrong"]),
+                             (1, False, True, core.WIDE_BUDGET, ["slow"])]
+    assert info["rerun"] == 3 and info["wide"] == 1
+    kinds = {r.key: core.settle(r, "ref").kind for r in out}
+    assert kinds == {"agree": core.AGREE, "slow": core.TIME, "load": core.RERUN, "wrong": core.REAL,
+                     "label": core.REAL, "env": core.ENV}
+    assert ctx.jobs == 2 and ctx.use_ref_cache  # the batch context is left alone
+
+
+def test_humaneval_labels_are_not_rerun_live_verdicts_are():
+    from fidelity import humaneval
+    from fidelity.context import Context
+
+    ctx = Context(data="/x", work="/x", ref_python="python")
+    assert humaneval.rerunnable(ctx, core.Case("humaneval/canonical", "HumanEval/0", {}, (), {}))
+    assert not humaneval.rerunnable(ctx, core.Case("humaneval/codegen16B", "HumanEval/0#1", {}, (), {}))
+    live = Context(data="/x", work="/x", ref_python="python", humaneval_live=True)
+    assert humaneval.rerunnable(live, core.Case("humaneval/codegen16B", "HumanEval/0#1", {}, (), {}))
+
+
+# -- the reference drivers ---------------------------------------------------------------------
+
+CLASSEVAL_DRIVER = ROOT / "fidelity" / "refs" / "classeval_ref.py"
+CLASSEVAL_TASK = """import time
+import unittest
+
+
+class Thing:
+    def value(self):
+        return 1
+
+
+class TestThingFixtures(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.made = True
+
+
+class TestThingSlow(unittest.TestCase):
+    def test_slow(self):
+        time.sleep(SLEEP)
+        self.assertEqual(Thing().value(), 1)
+
+
+class TestThingWrong(unittest.TestCase):
+    def test_wrong(self):
+        self.assertEqual(Thing().value(), WANT)
+"""
+
+
+def _classeval(classes, sleep, want, limit=None):
+    from fidelity.context import RESULT
+
+    module = CLASSEVAL_TASK.replace("SLEEP", str(sleep)).replace("WANT", str(want))
+    argv = ["run_classeval.py", "task", json.dumps(classes), *([str(limit)] if limit else [])]
+    p = run_python(sys.executable, {"task.py": module, "run_classeval.py": CLASSEVAL_DRIVER.read_text()}, argv, 60)
+    line = [x for x in p.stdout.splitlines() if x.startswith(RESULT)][-1]
+    return json.loads(line[len(RESULT):])
+
+
+def test_classeval_driver_names_a_limit_that_ended_a_test_and_prefers_a_real_failure():
+    slow = _classeval(["TestThingSlow"], 3, 1, limit=0.5)
+    assert (slow["passed"], slow["status"]) == (False, "timeout") and slow["error"].endswith("_Timeout")
+    # the same task with a wider limit passes: the failure was the limit, nothing else
+    assert _classeval(["TestThingSlow"], 0.6, 1, limit=5)["passed"]
+    # a real failure beside the timeout decides the status: no rerun can change it
+    both = _classeval(["TestThingSlow", "TestThingWrong"], 3, 2, limit=0.5)
+    assert (both["passed"], both["status"]) == (False, "failed") and "test_wrong" in both["error"]
+    # a listed class that runs no test fails, as ClassEval's rule says
+    none = _classeval(["TestThingFixtures", "TestThingWrong"], 0, 1)
+    assert (none["passed"], none["status"], none["error"]) == (False, "failed", "TestThingFixtures: no tests ran")
+
+
+def test_classeval_lists_only_test_classes_that_hold_a_test():
+    from fidelity.classeval import classes_with_tests
+
+    names = ["TestThingFixtures", "TestThingSlow", "TestThingWrong", "NotDefinedHere"]
+    # ClassEval_69's shape: a class holding only setUpClass is no test class; an unknown name stays
+    assert classes_with_tests(CLASSEVAL_TASK, names) == names[1:]
+    other_base = "import unittest\nclass Base(unittest.TestCase):\n    def test_a(self): pass\nclass T(Base):\n    pass\n"
+    assert classes_with_tests(other_base, ["T"]) == ["T"]  # tests may come from its base: kept
+    assert classes_with_tests("def (", ["T"]) == ["T"]
+
+
+def _evalplus_driver():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("evalplus_ref", ROOT / "fidelity" / "refs" / "evalplus_ref.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_evalplus_verdict_names_an_expired_per_input_limit():
+    drv = _evalplus_driver()
+    inputs = {"base": [[1], [2]], "plus": [[3], [10**7]]}
+    ok = ("pass", [True, True], False)
+    assert drv.verdict({"base": ok, "plus": ok}, inputs) == (True, "pass", "")
+    limit = drv.verdict({"base": ok, "plus": ("fail", [True, False], True)}, inputs)
+    assert limit[:2] == (False, "plus time limit") and "#1 exceeded its time limit: [10000000]" in limit[2]
+    wrong = drv.verdict({"base": ("fail", [False], False), "plus": ok}, inputs)
+    assert wrong == (False, "base fail", "base input #0: [1]")
+    assert drv.verdict({"base": ok, "plus": ("timeout", [True], False)}, inputs)[1] == "plus timeout"
+    assert core.inconclusive(Verdict(*limit)) and not core.inconclusive(Verdict(*wrong))
+
+
+STANDIN_EVALPLUS = {
+    # evalplus's shape where it matters: unsafe_execute calls the module's `time_limit` by name
+    # in a forked process, catches everything, and reports only pass/fail through shared memory.
+    "evalplus/__init__.py": "",
+    "evalplus/eval/utils.py": """\
+import contextlib, signal
+
+class TimeoutException(Exception):
+    pass
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    def handler(signum, frame):
+        raise TimeoutException("Timed out!")
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.signal(signal.SIGALRM, handler)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+""",
+    "evalplus/eval/__init__.py": """\
+import multiprocessing, time
+from evalplus.eval.utils import time_limit
+
+def unsafe_execute(seconds, stat):
+    try:
+        with time_limit(0.2):
+            time.sleep(seconds)
+        stat.value = 0
+    except BaseException:
+        stat.value = 1
+
+def untrusted_check(dataset, code, inputs, entry_point, expected, atol, ref_time, fast_check,
+                    min_time_limit, gt_time_limit_factor):
+    stat = multiprocessing.Value("i", 3)
+    p = multiprocessing.Process(target=unsafe_execute, args=(inputs[0], stat))
+    p.start()
+    p.join()
+    return ("pass" if stat.value == 0 else "fail"), [stat.value == 0]
+""",
+}
+
+
+def test_evalplus_driver_sees_a_timer_fire_in_evalplus_s_forked_check(tmp_path):
+    """The timer watch through a real fork and shared memory, with a stand-in for evalplus's
+    check (the real package is only in the reference venv)."""
+    for name, text in STANDIN_EVALPLUS.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    code = (
+        "import sys, json\n"
+        f"sys.path.insert(0, {str(tmp_path)!r})\n"
+        "import importlib.util\n"
+        f"spec = importlib.util.spec_from_file_location('drv', {str(ROOT / 'fidelity' / 'refs' / 'evalplus_ref.py')!r})\n"
+        "drv = importlib.util.module_from_spec(spec); spec.loader.exec_module(drv)\n"
+        "drv._watch_timers(); drv._init_worker()\n"
+        "problem = {'base_input': [0.0], 'plus_input': [1.0], 'entry_point': 'f', 'atol': 0}\n"
+        "expected = {'base': [], 'plus': [], 'base_time': [], 'plus_time': []}\n"
+        "print(json.dumps(drv._check(problem, '', expected, 1.0, 4.0)))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["base"] == ["pass", [True], False]  # finished in time: nothing noted
+    assert out["plus"] == ["fail", [False], True]  # the timer fired in the forked check
