@@ -511,14 +511,16 @@ def stdlib_snapshot(env: Environment) -> tuple[str, str]:
 
 BYTECODE = "bytecode"
 # Run by the environment's own interpreter (its bytecode format): compile every module of the
-# site-packages under the name a check sees it by, then keep only bytecode that carries such a
-# name. argv: site-packages, the name it is shown at.
+# site-packages under the name a check sees it by, then keep only cached bytecode (__pycache__)
+# that carries such a name. argv: site-packages, the name it is shown at.
 _NAME_BYTECODE = """
 import compileall, marshal, os, sys
 site, named = sys.argv[1], sys.argv[2]
 compileall.compile_dir(site, ddir=named, force=True, quiet=2, workers=1)
 kept = dropped = 0
 for dirpath, _dirs, files in os.walk(site):
+    if os.path.basename(dirpath) != "__pycache__":
+        continue  # a sourceless module's .pyc beside where its source would be is the module
     for name in files:
         if not name.endswith(".pyc"):
             continue

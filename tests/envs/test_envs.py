@@ -515,3 +515,32 @@ def test_the_stdlib_a_check_is_shown_is_what_the_folder_held_when_the_environmen
     finally:
         for p in planted:
             p.unlink(missing_ok=True)
+
+
+def test_an_environments_bytecode_names_the_env_folder_not_its_build_folder(tmp_path):
+    """Every cached .pyc of an environment carries the name a check sees its module by
+    (/env/...), not the folder an installer compiled it in; bytecode naming anything else is
+    dropped, a sourceless module's .pyc (the module itself) is kept, and the stdlib venv's
+    `command` line (the build folder) leaves pyvenv.cfg."""
+    import marshal
+    import py_compile
+
+    from rlvr_grade.envs import store
+
+    venv = tmp_path / "venv"
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "pkg").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text(f"home = /usr/bin\ncommand = /usr/bin/python3 -m venv {tmp_path}/venv\n")
+    (site / "pkg" / "__init__.py").write_text("X = 1\n")
+    py_compile.compile(str(site / "pkg" / "__init__.py"), dfile=str(site / "pkg" / "__init__.py"), doraise=True)
+    orphan = site / "pkg" / "__pycache__" / f"gone.{sys.implementation.cache_tag}.pyc"
+    orphan.write_bytes((site / "pkg" / "__pycache__" / f"__init__.{sys.implementation.cache_tag}.pyc").read_bytes())
+    sourceless = site / "closed.pyc"
+    py_compile.compile(str(site / "pkg" / "__init__.py"), cfile=str(sourceless), dfile="/build/closed.py", doraise=True)
+    store._name_bytecode(str(tmp_path), sys.executable)
+    cached = site / "pkg" / "__pycache__" / f"__init__.{sys.implementation.cache_tag}.pyc"
+    named = f"/env/{site.relative_to(venv)}/pkg/__init__.py"
+    assert marshal.loads(cached.read_bytes()[16:]).co_filename == named
+    assert not orphan.exists() and sourceless.exists()
+    assert "command" not in (venv / "pyvenv.cfg").read_text()
+    assert json.loads((tmp_path / "bytecode.json").read_text())["dropped"] == 1
