@@ -25,9 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rlvr_grade.api import Grader, ScoreOptions  # noqa: E402
 from rlvr_grade.checks import CheckOptions  # noqa: E402
-from rlvr_grade.checks.stdio import Validator  # noqa: E402
 from rlvr_harness import languages  # noqa: E402
-from rlvr_grade.types import Limits  # noqa: E402
+from rlvr_grade.types import Limits, Validator  # noqa: E402
 
 FOLDERS = {"accepted": {"pass"}, "wrong_answer": {"fail"}, "time_limit_exceeded": {"timeout"},
            "run_time_error": {"runtime_error", "memory_limit"}}

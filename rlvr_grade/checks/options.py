@@ -31,7 +31,7 @@ class CheckOptions:
     case_timeout: float | None = None  # CPU s per case; None: the whole --timeout budget
     run_all: bool = False  # judge every case (for --reward fraction) instead of stopping at the first failure
     fn_name: str | None = None
-    validator: Any = None  # a checks.stdio.Validator: Kattis/ICPC output validator for every row
+    validator: Any = None  # a types.Validator: Kattis/ICPC output validator for every row
     # A row's environment (a name, an id or "default") overrides the run's --env; see
     # rlvr_grade/envs and api.Grader.
     env_col: str = "env"

@@ -210,7 +210,7 @@ class Grading(Group):
     def validator(self) -> Any:
         if not self.output_validator:
             return None
-        from rlvr_grade.checks.stdio import Validator
+        from rlvr_grade.types import Validator
 
         try:
             return Validator.from_dir(self.output_validator, tuple((self.validator_args or "").split()))

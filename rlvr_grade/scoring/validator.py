@@ -8,15 +8,12 @@ import hashlib
 import json
 import threading
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rlvr_grade.scoring.cases import ValidatorResult
-from rlvr_grade.types import Check, Execution, Limits
+from rlvr_grade.types import Check, Execution, Limits, Validator
 from rlvr_harness.stdio import unpack_output
 from rlvr_harness.wire import CaseOptions, ValidatedCase, ValidateOptions
-
-if TYPE_CHECKING:
-    from rlvr_grade.checks.stdio import Validator
 
 
 def needs_validator(check: Check) -> bool:

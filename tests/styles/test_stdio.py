@@ -15,10 +15,9 @@ from typer.testing import CliRunner
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks.cases import CaseError, parse_cases
-from rlvr_grade.checks.stdio import Validator
 from rlvr_grade.cli import app
 from rlvr_grade.scoring.compare import CompareSpec, outputs_equal, parse_mode
-from rlvr_grade.types import Limits, Rollout
+from rlvr_grade.types import Limits, Rollout, Validator
 from rlvr_harness import languages
 from tests.conftest import read_jsonl, requires_root, write_jsonl
 from tests.judge_fixtures import JUDGE, STATUS, cases, submissions
