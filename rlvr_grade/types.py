@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rlvr_grade.text import safe_text
-from rlvr_harness.wire import OPTIONS_OF, StyleOptions
+from rlvr_harness.wire import OPTIONS_OF, CheckLimits, CheckPayload, CheckRequest, StyleOptions
 
 Status = Literal[
     "pass",
@@ -150,16 +150,19 @@ class Check:
         elif type(self.options) is not kind:
             raise TypeError(f"a {self.style} check takes {kind.__name__}, not {type(self.options).__name__}")
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> CheckPayload:
         """The part of the check that enters the sandbox (no expected outputs)."""
-        return {
-            "style": self.style,
-            "program": self.program,
-            "tests": self.tests,
-            "setup": self.setup,
-            "language": self.language,
-            "options": self.options.to_wire(),  # type: ignore[union-attr] - set in __post_init__
-        }
+        return CheckPayload(style=self.style, program=self.program, tests=self.tests, setup=self.setup,
+                            language=self.language, options=self.options)
+
+    def request(self) -> CheckRequest:
+        """What a backend hands its worker or runner: the payload and the limits it holds the
+        check to (the wall backstop resolved)."""
+        lim = self.limits
+        return CheckRequest(self.payload(), CheckLimits(
+            cpu_s=float(lim.cpu_s), wall_s=float(lim.effective_wall_s), memory_mb=int(lim.memory_mb),
+            processes=int(lim.processes), output_bytes=int(lim.output_bytes), file_bytes=int(lim.file_bytes),
+            disk_mb=int(lim.disk_mb)))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from rlvr_harness.stdio import RunBudget, harden_parent, run_process
 from rlvr_harness.values import NotPlain, decode, encode
-from rlvr_harness.wire import CaseOptions, options_of
+from rlvr_harness.wire import CaseOptions, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
 def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable[..., Any]]:
@@ -33,13 +33,13 @@ def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable
     raise LookupError(f"the program defines no function {fn_name!r} (nor Solution.{fn_name})")
 
 
-def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str) -> None:
     harden_parent()
-    opts: CaseOptions = options_of(payload)
+    opts: CaseOptions = payload.options
     fn_name = opts.fn_name
     cases = opts.calls
-    program = payload["program"]
-    setup = payload.get("setup") or ""
+    program = payload.program
+    setup = payload.setup
     try:
         code = compile(setup + "\n" + program if setup else program, "solution.py", "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:

@@ -20,7 +20,9 @@ from __future__ import annotations
 import math
 import resource
 import signal
-from typing import Any, Literal
+from typing import Literal
+
+from rlvr_harness.wire import CheckLimits
 
 # Open files per process. The host's file table (fs.file-max, ~RAM/10 KiB) is one pool for every
 # process on the machine: a check may not take a measurable share of it. With the grader's own
@@ -34,21 +36,21 @@ CPU_NEAR = 0.95
 LimitHit = Literal["output", "memory", "cpu", "wall", "file_size"]
 
 
-def check_rlimits(limits: dict[str, Any], *, has_cgroup: bool, nproc_extra: int = 0) -> list[tuple[int, int]]:
+def check_rlimits(limits: CheckLimits, *, has_cgroup: bool, nproc_extra: int = 0) -> list[tuple[int, int]]:
     """(resource, limit) for a whole check, each set soft = hard (a pid-namespace init ignores
     SIGXCPU): CPU backstop, core, file size, processes, open files, locked memory (none), and address space when no
-    memory cgroup caps the check. `limits` is asdict(Limits); `nproc_extra` the processes the
+    memory cgroup caps the check. `nproc_extra` the processes the
     check's uid already has that RLIMIT_NPROC counts (a user namespace maps the grader's uid)."""
     # Per process and whole seconds: with a cgroup the collector stops the check at its exact
     # limit, and this is a backstop one second later; without one it is the CPU limit.
-    cpu = int(math.ceil(float(limits["cpu_s"]))) + (1 if has_cgroup else 0)
-    out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, int(limits["file_bytes"])),
-           (resource.RLIMIT_NPROC, int(limits["processes"]) + nproc_extra), (resource.RLIMIT_NOFILE, OPEN_FILES),
+    cpu = int(math.ceil(limits.cpu_s)) + (1 if has_cgroup else 0)
+    out = [(resource.RLIMIT_CPU, cpu), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, limits.file_bytes),
+           (resource.RLIMIT_NPROC, limits.processes + nproc_extra), (resource.RLIMIT_NOFILE, OPEN_FILES),
            # No locked memory: seccomp refuses mlock, mlock2 and mlockall, but mmap(MAP_LOCKED)
            # locked the grader's 8 MiB default in every process of the check (red team 4).
            (resource.RLIMIT_MEMLOCK, 0)]
     if not has_cgroup:
-        out.append((resource.RLIMIT_AS, int(limits["memory_mb"]) << 20))
+        out.append((resource.RLIMIT_AS, limits.memory_mb << 20))
     return out
 
 

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from rlvr_harness.files import WORKDIR_SOLUTION
 from rlvr_harness.textcache import TextCache
+from rlvr_harness.wire import CheckPayload, Packed
 
 FORMAT = 6  # (steps, loops, names, imports); a soft step carries (lines, first, last); imports: also attribute chains;
 # names: also `name.attr` for every attribute read of a name; 6: bare-name library calls (strict NAMECALL)
@@ -29,21 +30,21 @@ TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
 MAX_BLOB = 16 << 20  # a bigger one is not sent back (the setup pipe's reader caps what it keeps)
 MAX_PROGRAM = 64 << 10  # a bigger candidate is compiled in its own child (pack_program)
 # The grader keeps at most this much prepared test code (HumanEval's: ~5 KB a problem).
-_cache = TextCache(32 << 20, size_of=lambda v: len(v["blob"]))
+_cache = TextCache(32 << 20, size_of=lambda v: len(v.blob))
 # In a check child: what make_here prepared, for runner.run_asserts (one check per child).
 _made_here: list[tuple[list, list, list, list]] = []
 
 
-def pack(tests: str) -> dict[str, str] | None:
-    """The prepared form of `tests` for a payload's "prepared" key, or None when none is held
+def pack(tests: str) -> Packed | None:
+    """The prepared form of `tests` for a payload's `prepared`, or None when none is held
     yet (the check's child then prepares the tests and sends them back: see make_here)."""
     return _cache.peek(tests)
 
 
-def store(tests: str, value: Any) -> None:
+def store(tests: str, value: Packed | None) -> None:
     """Keep what a check's child sent back for `tests` (ignored unless this interpreter made it)."""
-    if isinstance(value, dict) and value.get("tag") == TAG and isinstance(value.get("blob"), str):
-        _cache.get(tests, lambda _t: {"tag": TAG, "blob": value["blob"]})
+    if isinstance(value, Packed) and value.tag == TAG:
+        _cache.get(tests, lambda _t: value)
 
 
 def make_here(tests: str, prepare_asserts: Callable[[str], Any]) -> bytes | None:
@@ -60,30 +61,30 @@ def make_here(tests: str, prepare_asserts: Callable[[str], Any]) -> bytes | None
     return blob if len(blob) <= MAX_BLOB else None
 
 
-def steps_for(payload: dict[str, Any]) -> tuple[list, list, list, list] | None:
+def steps_for(payload: CheckPayload) -> tuple[list, list, list, list] | None:
     """The (steps, loops, names, imports) of this check: made in this child, or shipped in the
     payload by the grader; None when neither (the caller prepares)."""
     if _made_here:
         return _made_here.pop()
-    return unpack(payload.get("prepared"))
+    return unpack(payload.prepared)
 
 
-def unpack(value: Any) -> tuple[list, list, list, list] | None:
+def unpack(value: Packed | None) -> tuple[list, list, list, list] | None:
     """The (steps, loops, names, imports) a payload carries, or None when it carries none this
     interpreter can load."""
-    if not isinstance(value, dict) or value.get("tag") != TAG:
+    if not isinstance(value, Packed) or value.tag != TAG:
         return None
     try:
-        steps, loops, used, imports = marshal.loads(base64.b64decode(value["blob"]))
-    except (ValueError, TypeError, EOFError, KeyError):
+        steps, loops, used, imports = marshal.loads(base64.b64decode(value.blob))
+    except (ValueError, TypeError, EOFError):
         return None
     return steps, loops, used, imports
 
 
-def pack_program(program: str) -> dict[str, str] | None:
+def pack_program(program: str) -> Packed | None:
     """The candidate compiled in the grader exactly as its check's child would compile it
     (runner._compile: file name solution.py, no inherited flags, the workers' optimization
-    level 0), for a payload's "program_code": the grader parses it anyway for the flags scan,
+    level 0), for a payload's `program_code`: the grader parses it anyway for the flags scan,
     and compiling in a fresh child costs ~0.7 ms against ~0.2 ms here (the child's compiler
     writes to pages it must first copy). None when it does not compile (the child then compiles
     and reports the error) or is bigger than MAX_PROGRAM (it compiles in its child, under the
@@ -94,17 +95,17 @@ def pack_program(program: str) -> dict[str, str] | None:
         code = compile(program, WORKDIR_SOLUTION, "exec", dont_inherit=True, optimize=0)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return None
-    return {"tag": TAG, "blob": base64.b64encode(marshal.dumps(code)).decode()}
+    return Packed(TAG, base64.b64encode(marshal.dumps(code)).decode())
 
 
-def program_code(payload: dict[str, Any]) -> CodeType | None:
+def program_code(payload: CheckPayload) -> CodeType | None:
     """The candidate's code object the payload carries, or None (the child compiles it)."""
-    value = payload.get("program_code")
-    if not isinstance(value, dict) or value.get("tag") != TAG:
+    value = payload.program_code
+    if not isinstance(value, Packed) or value.tag != TAG:
         return None
     try:
-        code = marshal.loads(base64.b64decode(value["blob"]))
-    except (ValueError, TypeError, EOFError, KeyError):
+        code = marshal.loads(base64.b64decode(value.blob))
+    except (ValueError, TypeError, EOFError):
         return None
     return code if isinstance(code, CodeType) else None
 

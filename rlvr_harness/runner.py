@@ -13,7 +13,7 @@ from rlvr_harness import provenance, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
-from rlvr_harness.wire import options_of
+from rlvr_harness.wire import CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
 
@@ -65,14 +65,14 @@ def last_line(exc: BaseException, *, _type=type, _str=BaseException.__str__, _ar
     return f"{name} (its message is the program's own code: not shown)"[:500]
 
 
-def run(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str, testdir: str) -> None:
     # What the worker prepared (the guard, an asserts check's helpers) leaves the module's
     # globals before anything else: they are reachable from candidate code (sys.modules), and a
     # check of any style must not leave the other style's helpers there (the registry's `add`
     # among their closures would let the candidate vouch for its own code).
     _TAKEN.update(_PREBUILT)
     _PREBUILT.clear()
-    style = payload["style"]
+    style = payload.style
     if style == "asserts":
         run_asserts(payload, report, testdir)
     elif style == "pytest":
@@ -104,11 +104,11 @@ class _NoGuard:
         pass
 
 
-def _make_guard(payload: dict[str, Any] | None = None, protected: tuple[str, ...] = ()) -> Guard:
+def _make_guard(payload: CheckPayload | None = None, protected: tuple[str, ...] = ()) -> Guard:
     """The process's guard (the worker made and installed it before forking this check, see
     snapshot_common; made here when the harness runs without a worker), installed, protecting
     `protected`; a no-op stand-in when the payload turns the guard off."""
-    if payload is not None and getattr(options_of(payload), "guard", True) is False:
+    if payload is not None and getattr(payload.options, "guard", True) is False:
         return _NoGuard()  # type: ignore[return-value]
     g = _TAKEN.pop("guard", None) or Guard()
     g.protect(protected)
@@ -762,11 +762,11 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
     return sorted(loops), used, sorted(m for m in found if m.split(".")[0] != "solution")
 
 
-def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t") -> None:
+def run_asserts(payload: CheckPayload, report: Report, testdir: str = "/tmp/t") -> None:
     from rlvr_harness import prepared
 
-    program = payload["program"]
-    setup = payload.get("setup") or ""
+    program = payload.program
+    setup = payload.setup
     # Compiled by the grader when it could (prepared.pack_program: the same compile), else here.
     code = (None if setup else prepared.program_code(payload)) or _compile(setup + "\n" + program if setup else program, WORKDIR_SOLUTION, report)
     if code is None:
@@ -774,7 +774,7 @@ def run_asserts(payload: dict[str, Any], report: Report, testdir: str = "/tmp/t"
     # Everything the tests need is prepared before the candidate's first line runs, and every
     # function and value used after it is held here, in locals the candidate cannot reach:
     # what it patches (builtins, math, this module) is put back before the tests run.
-    compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload["tests"])
+    compiled, loops, used, imports = prepared.steps_for(payload) or prepare_asserts(payload.tests)
     restore, adopt = restorer(imports)
     guard = _make_guard(payload)  # the tests are never on disk: nothing to protect
     builtin_names, helpers, log, module, watch_forks = _TAKEN.pop("asserts", None) or _asserts_state(
@@ -1742,20 +1742,20 @@ def _test_defs(tests: str) -> set[tuple[str, int]]:
     return defs
 
 
-def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: str) -> None:
+def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str) -> None:
     import pytest
 
     resolve_hookimpls()  # a no-op in a pytest-warm worker, which resolved them before forking
 
-    program = payload["program"]
-    setup = payload.get("setup") or ""
+    program = payload.program
+    setup = payload.setup
     source = setup + "\n" + program if setup else program
     if _compile(source, WORKDIR_SOLUTION, report) is None:
         return
     testfile = os.path.join(testdir, TEST_MODULE)
     try:
-        defs = _test_defs(payload["tests"])
-        modules = test_imports(ast.parse(payload["tests"]))
+        defs = _test_defs(payload.tests)
+        modules = test_imports(ast.parse(payload.tests))
     except SyntaxError:
         defs, modules = set(), []
     for d in (workdir, testdir):
@@ -1765,13 +1765,13 @@ def run_pytest(payload: dict[str, Any], report: Report, workdir: str, testdir: s
     log = strict.failure_log(forked)
     guard = _make_guard(payload, (testfile, os.path.realpath(testfile)))
     helpers = strict.make_namespace(log, guard.registry if isinstance(guard, Guard) else None, forked)
-    _strict_rewrite_hook(testfile, helpers, payload["tests"], guard.trust if isinstance(guard, Guard) else None)
+    _strict_rewrite_hook(testfile, helpers, payload.tests, guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
     progress: dict[str, Any] = {"collected": [], "reported": set()}
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress,
-                             _module_sets(payload["tests"]),
+                             _module_sets(payload.tests),
                              guard.registry.flags if isinstance(guard, Guard) else None,
-                             _module_bindings(payload["tests"]))
+                             _module_bindings(payload.tests))
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()

@@ -24,7 +24,7 @@ from typing import Any, Callable
 from rlvr_harness import process
 from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
 from rlvr_harness.limits import limit_hit
-from rlvr_harness.wire import CaseOptions, options_of
+from rlvr_harness.wire import CaseOptions, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
 ERR_CAP = 8192
@@ -179,11 +179,11 @@ def prepare(program: str, language: str, setup: str, memory_mb: int, report: Rep
 
 
 # -- the style -------------------------------------------------------------------------------
-def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str) -> None:
     """Run every stdio case (see the module docstring)."""
     harden_parent()
-    opts: CaseOptions = options_of(payload)
-    prepared = prepare(payload["program"], payload.get("language", "python"), payload.get("setup") or "",
+    opts: CaseOptions = payload.options
+    prepared = prepare(payload.program, payload.language, payload.setup,
                        opts.memory_mb, report, workdir)
     if prepared is None:
         return

@@ -11,15 +11,15 @@ import sys
 from typing import Any, Callable
 
 from rlvr_harness.stdio import describe, harden_parent, prepare, run_process
-from rlvr_harness.wire import ValidateOptions, options_of
+from rlvr_harness.wire import CheckPayload, ValidateOptions
 
 Report = Callable[[dict[str, Any]], None]
 ACCEPT, REJECT = 42, 43
 
 
-def run(payload: dict[str, Any], report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str) -> None:
     harden_parent()
-    opts: ValidateOptions = options_of(payload)
+    opts: ValidateOptions = payload.options
     files = dict(opts.files)
     for name, content in files.items():
         with open(os.path.join(workdir, os.path.basename(name)), "w", encoding="utf-8") as fh:

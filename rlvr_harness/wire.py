@@ -4,6 +4,9 @@ the other way round), so every `from_wire` checks each field's type and fails cl
 else raises WireError naming the field, never a half-built message, never a crash.
 
 - WorkerInit: what the local backend tells a worker it starts (sandbox/local.py -> zygote.main).
+- CheckRequest: one check as the grader hands it to a worker (sandbox/local.py -> zygote.execute)
+  or to the one-shot runner (sandbox/remote.py -> sandbox/inner.py): its CheckPayload (what the
+  check's harness is given), its CheckLimits, and what only the runner reads.
 - CheckReport: what a worker (or the runner inside gVisor/Beam) reports of one check; the grader
   turns it into an Execution (boundary.execution_from_wire). Fields the grader's own worker
   writes must have their types; the parts a candidate can reach (records, stdout, stderr, the
@@ -66,6 +69,29 @@ def _no_unknown(cls: type, what: str, obj: dict[str, Any]) -> None:
     extra = sorted(k for k in obj if k not in known)
     if extra:
         raise WireError(f"malformed {what}: unknown field {_show(extra[0])}")
+
+
+@dataclass(frozen=True)
+class Packed:
+    """Code marshalled by one interpreter for another of the same build (rlvr_harness/prepared.py):
+    the candidate the grader compiled, or the tests a first check prepared. `tag` names the
+    interpreter; a reader with another tag ignores it."""
+
+    tag: str
+    blob: str  # base64 of marshal.dumps
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"tag": self.tag, "blob": self.blob}
+
+    @classmethod
+    def from_wire(cls, obj: Any, what: str = "packed code") -> Packed:
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        return cls(tag=_str(what, "tag", o.get("tag")), blob=_str(what, "blob", o.get("blob")))
+
+
+def _packed(what: str, key: str, v: Any) -> Packed | None:
+    return None if v is None else Packed.from_wire(v, f"{what}: {key}")
 
 
 @dataclass(frozen=True)
@@ -150,7 +176,7 @@ class CheckReport:
     records: tuple[Any, ...] = ()
     phase: Any = None
     channel_tampered: str = ""
-    prepared: Any = None
+    prepared: Packed | None = None
     inner: Any = None
 
     def to_wire(self) -> dict[str, Any]:
@@ -175,7 +201,7 @@ class CheckReport:
         if type(records) is not list:
             raise WireError(f"malformed {what}: records is a {type(records).__name__}")
         return cls(**ints, **nums, **texts, **flags, records=tuple(records), phase=o.get("phase"),
-                   prepared=o.get("prepared"), inner=o.get("inner"))
+                   prepared=_packed(what, "prepared", o.get("prepared")), inner=o.get("inner"))
 
     @classmethod
     def from_bytes(cls, data: bytes) -> CheckReport:
@@ -394,10 +420,148 @@ def options_from_wire(style: Any, obj: Any) -> StyleOptions:
     return OPTIONS_OF[style].from_wire(obj)
 
 
-def options_of(payload: dict[str, Any]) -> Any:
-    """The typed options of a payload the worker read (run_candidate puts them there), or read
-    now from its wire form (a harness started without a worker)."""
-    opts = payload.get("options")
-    if isinstance(opts, (SuiteOptions, CaseOptions, ValidateOptions)):
-        return opts
-    return options_from_wire(payload.get("style"), {} if opts is None else opts)
+# -- one check's request -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckPayload:
+    """What a check's harness is given (rlvr_harness/runner.py `run`): the part of a Check that
+    enters the sandbox, never its expected outputs. `prepared`, `send_prepared` and
+    `program_code` are the local backend's alone (its workers run the grader's interpreter):
+    the tests an earlier check prepared, the ask to send them back, the candidate the grader
+    compiled (rlvr_harness/prepared.py)."""
+
+    style: str
+    program: str
+    tests: str = ""
+    setup: str = ""  # code run before the program (e.g. MBPP test_imports)
+    language: str = "python"
+    options: StyleOptions | None = None  # None: the style's defaults
+    prepared: Packed | None = None
+    send_prepared: bool = False
+    program_code: Packed | None = None
+
+    def __post_init__(self) -> None:
+        kind = OPTIONS_OF.get(self.style)
+        if kind is None:
+            raise WireError(f"malformed check: style is {_show(self.style)}")
+        if self.options is None:
+            object.__setattr__(self, "options", kind())
+        elif type(self.options) is not kind:
+            raise WireError(f"malformed check: a {self.style} check's options are not {type(self.options).__name__}")
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"style": self.style, "program": self.program, "tests": self.tests,
+                               "setup": self.setup, "language": self.language,
+                               "options": self.options.to_wire()}  # type: ignore[union-attr] - set in __post_init__
+        if self.prepared is not None:
+            out["prepared"] = self.prepared.to_wire()
+        if self.send_prepared:
+            out["send_prepared"] = True
+        if self.program_code is not None:
+            out["program_code"] = self.program_code.to_wire()
+        return out
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> CheckPayload:
+        what = "check"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        style = o.get("style")
+        if type(style) is not str or style not in OPTIONS_OF:
+            raise WireError(f"malformed {what}: style is {_show(style)}")
+        return cls(
+            style=style,
+            program=_str(what, "program", o.get("program")),
+            tests=_str(what, "tests", o.get("tests", "")),
+            setup=_str(what, "setup", o.get("setup", "")),
+            language=_str(what, "language", o.get("language", "python")),
+            options=options_from_wire(style, o.get("options", {})),
+            prepared=_packed(what, "prepared", o.get("prepared")),
+            send_prepared=_bool(what, "send_prepared", o.get("send_prepared", False)),
+            program_code=_packed(what, "program_code", o.get("program_code")),
+        )
+
+
+@dataclass(frozen=True)
+class CheckLimits:
+    """What the worker holds one check to (the grader's types.Limits, the wall backstop
+    resolved): the collector's CPU limit, wall deadline and output cap, the cgroup's memory and
+    processes, the rlimits (rlvr_harness/limits.py check_rlimits), the size of its /tmp."""
+
+    cpu_s: float = 10.0
+    wall_s: float = 25.0
+    memory_mb: int = 512
+    processes: int = 64
+    output_bytes: int = 1 << 20
+    file_bytes: int = 16 << 20
+    disk_mb: int = 64
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> CheckLimits:
+        what = "check limits"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        d = cls()
+        return cls(
+            cpu_s=_float(what, "cpu_s", o.get("cpu_s", d.cpu_s)),
+            wall_s=_float(what, "wall_s", o.get("wall_s", d.wall_s)),
+            # An int, not checked for a minimum: the set-up refuses what it cannot apply (a
+            # negative /tmp size fails the child's mount: the check's sandbox_error).
+            **{k: _int(what, k, o.get(k, getattr(d, k)))
+               for k in ("memory_mb", "processes", "output_bytes", "file_bytes", "disk_mb")},
+        )
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """One check's request. `token`, `seccomp`, `uid`, `announce` and `private_tmp` are the
+    one-shot runner's (sandbox/inner.py; sandbox/remote.py sets them): the token its result
+    line carries, the grader's compiled syscall filter (seccomp.Filter.portable), the uid to
+    run the check as, whether to mark the check's start on stdout (inner.STARTS_MARK), whether
+    to mount a fresh /tmp."""
+
+    payload: CheckPayload
+    limits: CheckLimits = field(default_factory=CheckLimits)
+    token: str = ""
+    seccomp: dict[str, Any] | None = None
+    uid: int | None = None
+    announce: bool = False
+    private_tmp: bool = False
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"payload": self.payload.to_wire(), "limits": self.limits.to_wire()}
+        if self.token:
+            out["token"] = self.token
+        if self.seccomp is not None:
+            out["seccomp"] = self.seccomp
+        if self.uid is not None:
+            out["uid"] = self.uid
+        if self.announce:
+            out["announce"] = True
+        if self.private_tmp:
+            out["private_tmp"] = True
+        return out
+
+    @classmethod
+    def from_wire(cls, obj: Any) -> CheckRequest:
+        what = "check request"
+        o = _check(obj, what)
+        _no_unknown(cls, what, o)
+        if "payload" not in o:
+            raise WireError(f"malformed {what}: no payload")
+        seccomp, uid = o.get("seccomp"), o.get("uid")
+        if seccomp is not None and type(seccomp) is not dict:
+            raise WireError(f"malformed {what}: seccomp is {_show(seccomp)}")
+        return cls(
+            payload=CheckPayload.from_wire(o["payload"]),
+            limits=CheckLimits.from_wire(o.get("limits", {})),
+            token=_str(what, "token", o.get("token", "")),
+            seccomp=seccomp,
+            uid=None if uid is None else _int(what, "uid", uid, minimum=0),
+            announce=_bool(what, "announce", o.get("announce", False)),
+            private_tmp=_bool(what, "private_tmp", o.get("private_tmp", False)),
+        )

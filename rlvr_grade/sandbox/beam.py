@@ -408,8 +408,8 @@ class BeamBackend(RemoteBackend):
                 self._live.pop(id(inst), None)
 
     def exchange(self, check: Check, request: Request) -> Reply:
-        archive = bundle.build_archive(request.body)
-        checkpoint = self._checkpoint_for(check.limits, check.network, check.env, warm.kind_of(request.body["payload"]))
+        archive = bundle.build_archive(request.message.to_wire())
+        checkpoint = self._checkpoint_for(check.limits, check.network, check.env, warm.kind_of(request.message.payload))
         if checkpoint is not None:
             reply = self._exchange_restored(check, request, archive, checkpoint)
             if reply is not None:
@@ -626,7 +626,7 @@ class BeamBackend(RemoteBackend):
         """The check in a sandbox restored from `checkpoint`, handed to its seed by warm.KNOCK
         (which runs it itself when the seed is not there). None: the restore failed, the
         caller creates a plain sandbox."""
-        key = self._key(check.limits, check.network, check.env, warm.kind_of(request.body["payload"]))
+        key = self._key(check.limits, check.network, check.env, warm.kind_of(request.message.payload))
         sb = self._restorer(key)
         try:
             with self._creates:

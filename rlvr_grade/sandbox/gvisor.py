@@ -29,6 +29,7 @@ another check (or the host) could stat: a channel between concurrent checks."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import queue
@@ -412,13 +413,13 @@ class GvisorBackend(RemoteBackend):
         native = self._native_for(check.env) if check.env else ()
         if native:
             argv += ["--native", ",".join(native)]
-        return self._runsc_run(root_language(request.body["payload"]), argv, request.encoded(), request.deadline_s,
+        return self._runsc_run(root_language(request.message.payload), argv, request.encoded(), request.deadline_s,
                                int(check.limits.disk_mb), env_id=check.env, limits=check.limits, token=request.token)
 
     def request(self, check: Check) -> Request:
         req = super().request(check)
-        req.body["announce"] = True  # STARTS_MARK: the sandbox's CPU is counted from there
-        return req
+        # STARTS_MARK: the sandbox's CPU is counted from there
+        return dataclasses.replace(req, message=dataclasses.replace(req.message, announce=True))
 
     def close(self) -> None:
         with self._lock:

@@ -3,8 +3,8 @@ runs *inside* someone else's sandbox (a Beam container, a `runsc run` gVisor san
 
     python3 -m rlvr_grade.sandbox.inner --request check.json [--mode auto|full|light]
 
-The request is `{"payload": ..., "limits": ..., "token": ...}` (what LocalBackend sends its
-zygote). The result is one line on stdout, `RLVR-RESULT <token> <json>`, carrying the same
+The request is a CheckRequest (rlvr_harness/wire.py: the payload and limits LocalBackend sends
+its zygote, and the token, seccomp program, uid and flags only this runner reads). The result is one line on stdout, `RLVR-RESULT <token> <json>`, carrying the same
 dict the local zygote returns (exit code, capped output, rusage, harness records).
 
 Two isolation modes, picked by probing (`auto`):
@@ -32,7 +32,7 @@ import threading
 from typing import Any
 
 from rlvr_grade.sandbox.zygote import THREAD_VARS, Zygote
-from rlvr_harness.wire import WorkerInit
+from rlvr_harness.wire import CheckRequest, WorkerInit
 
 RESULT_MARK = "RLVR-RESULT"
 # Written on stdout, `STARTS_MARK <token>`, just before the check's process is made, when the
@@ -116,7 +116,7 @@ def _preload(style: str) -> None:
     gc.freeze()
 
 
-def run_full(req: dict[str, Any]) -> dict[str, Any]:
+def run_full(req: CheckRequest) -> dict[str, Any]:
     """The local sandbox's child, one check, in this process's own slot."""
     from rlvr_grade.sandbox.cgroups import INNER_NAME, SlotCgroup, cgroup_version, sweep_dead
 
@@ -145,7 +145,7 @@ def run_full(req: dict[str, Any]) -> dict[str, Any]:
                 pass
 
 
-def run_light(req: dict[str, Any]) -> dict[str, Any]:
+def run_light(req: CheckRequest) -> dict[str, Any]:
     """The outer sandbox is the boundary; add what it lacks per check (see module doc)."""
     from rlvr_grade.sandbox import linux
 
@@ -156,11 +156,11 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
             network = "own empty network namespace"
         except OSError:
             pass
-    if req.get("private_tmp") and os.geteuid() == 0:
-        _private_tmp(int(req["limits"].get("disk_mb", 64)))
+    if req.private_tmp and os.geteuid() == 0:
+        _private_tmp(req.limits.disk_mb)
     # A uid of the request's choice (the gVisor backend names the one its generated /etc/passwd
     # lists), else one distinct per concurrent runner on the same kernel.
-    uid = int(req.get("uid") or UID_BASE + os.getpid() % 100000)
+    uid = req.uid or UID_BASE + os.getpid() % 100000
     cfg = WorkerInit(slot=0, uid=uid, isolate=False, env=dict(CHILD_ENV))
     zygote = LightZygote(cfg)
     _use_shipped_filter(zygote, req)
@@ -170,20 +170,20 @@ def run_light(req: dict[str, Any]) -> dict[str, Any]:
     return resp
 
 
-def _announce(req: dict[str, Any]) -> None:
-    if req.get("announce"):
-        os.write(1, f"{STARTS_MARK} {req.get('token', '')}\n".encode())
+def _announce(req: CheckRequest) -> None:
+    if req.announce:
+        os.write(1, f"{STARTS_MARK} {req.token}\n".encode())
 
 
-def _use_shipped_filter(zygote: Zygote, req: dict[str, Any]) -> None:
+def _use_shipped_filter(zygote: Zygote, req: CheckRequest) -> None:
     """Where this runner compiled no filter of its own (no libseccomp here, or light mode): the
-    grader's (req["seccomp"], seccomp.Filter.portable), when made for this architecture, with
+    grader's (req.seccomp, seccomp.Filter.portable), when made for this architecture, with
     the result channel where that program keeps it."""
-    if zygote.filter is not None or not req.get("seccomp"):
+    if zygote.filter is not None or not req.seccomp:
         return
     from rlvr_grade.sandbox.seccomp import Filter
 
-    zygote.filter = Filter.from_portable(req["seccomp"])
+    zygote.filter = Filter.from_portable(req.seccomp)
     if zygote.filter is not None and zygote.filter.channel_fd is not None:
         zygote.chan = zygote.filter.channel_fd
 
@@ -283,11 +283,13 @@ def _ensure_pidfd() -> None:
         os.pidfd_open = _pidfd_fallback  # type: ignore[assignment] - this process runs one check only
 
 
-def run_request(req: dict[str, Any], mode: str = "auto", warmed: bool = False) -> dict[str, Any]:
+def run_request(wire: dict[str, Any] | CheckRequest, mode: str = "auto", warmed: bool = False) -> dict[str, Any]:
     """Run one check request in this process; returns the wire dict. `warmed`: this process
-    is a warm seed (warm.py) that already imported what the check's kind needs."""
+    is a warm seed (warm.py) that already imported what the check's kind needs. A malformed
+    request raises WireError naming the field."""
+    req = wire if isinstance(wire, CheckRequest) else CheckRequest.from_wire(wire)
     if not warmed:
-        _preload(req["payload"].get("style", ""))
+        _preload(req.payload.style)
     _ensure_pidfd()
     if mode == "auto":
         mode = "full" if _probe_full() else "light"
@@ -331,10 +333,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def answer(req: dict[str, Any], mode: str = "auto", warmed: bool = False) -> str:
+def answer(req: dict[str, Any] | CheckRequest, mode: str = "auto", warmed: bool = False) -> str:
     """Run one check request and return its result line (a failure of this runner included,
-    as `sandbox_error`)."""
-    token = str(req.get("token", ""))
+    as `sandbox_error`; a malformed request too, under the token it carries if any)."""
+    token = req.token if isinstance(req, CheckRequest) else str(req.get("token", "")) if isinstance(req, dict) else ""
     try:
         resp = run_request(req, mode, warmed)
     except BaseException as exc:  # noqa: BLE001 - the caller turns this into sandbox_error

@@ -21,11 +21,11 @@ from __future__ import annotations
 import os
 import socket
 from dataclasses import dataclass
-from typing import Any
 
 from rlvr_grade.sandbox import linux, mounts
 from rlvr_grade.sandbox.root import Layout
 from rlvr_harness.limits import check_rlimits, set_check_rlimits
+from rlvr_harness.wire import CheckLimits
 
 WORKDIR = "/tmp/w"
 HOSTNAME = "check"  # uname's nodename in every check: nothing of the host's
@@ -175,7 +175,7 @@ def make_check_dirs() -> None:
         os.chmod(path, mode)
 
 
-def rlimits(plan: IsolationPlan, limits: dict[str, Any]) -> list[tuple[int, int]]:
+def rlimits(plan: IsolationPlan, limits: CheckLimits) -> list[tuple[int, int]]:
     """(resource, limit) for a check under `plan`: rlvr_harness/limits.py `check_rlimits`, the one
     policy of every set-up path (the Python steps, _child.c through zygote._c_spec, the light
     runner inside gVisor and Beam)."""
@@ -190,9 +190,9 @@ def tmp_options(disk_mb: int) -> str:
 SHM_OPTIONS = "size=16m,mode=1777"
 
 
-def drop_privileges(plan: IsolationPlan, limits: dict[str, Any], workdir: str | None = None) -> None:
+def drop_privileges(plan: IsolationPlan, limits: CheckLimits, workdir: str | None = None) -> None:
     """rlimits (CPU backstop, core, file size, processes; address space when no memory
-    cgroup), then the uid drop and no_new_privs. `limits` is asdict(Limits)."""
+    cgroup), then the uid drop and no_new_privs."""
     if plan.isolated and plan.mode != "userns" and workdir:
         os.chown(workdir, plan.uid, plan.uid)
     set_check_rlimits(rlimits(plan, limits))

@@ -8,7 +8,7 @@ import queue
 import signal
 import subprocess
 import threading
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import rlvr_harness
@@ -16,7 +16,7 @@ from rlvr_grade.sandbox import PACKAGE_DIR, protocol
 from rlvr_grade.sandbox.base import Backend, execution_from_wire
 from rlvr_grade.sandbox.zygote import THREAD_VARS
 from rlvr_grade.types import Check, Execution, SandboxError
-from rlvr_harness.wire import WorkerInit
+from rlvr_harness.wire import CheckPayload, Packed, WireError, WorkerInit
 
 HARNESS_DIR = os.path.dirname(os.path.abspath(rlvr_harness.__file__))
 # The PATH every check runs with (not the grader's): compilers and runtimes are found on it.
@@ -796,20 +796,22 @@ class LocalBackend(Backend):
         slot = self._free.get()
         try:
             worker = slot.worker("pytest" if check.style == "pytest" else "lean", check.env)
-            limits = asdict(check.limits)
-            limits["wall_s"] = check.limits.effective_wall_s
-            resp = worker.request({"payload": self._payload(check), "limits": limits})
+            req = check.request()
+            resp = worker.request(replace(req, payload=self._payload(check)).to_wire())
         finally:
             self._free.put(slot)
         sent_back = resp.pop("prepared", None)
         if sent_back is not None:
             from rlvr_harness import prepared
 
-            prepared.store(check.tests, sent_back)
+            try:
+                prepared.store(check.tests, Packed.from_wire(sent_back))
+            except WireError:
+                pass  # not kept: the next check of these tests prepares them again
         return execution_from_wire(resp, check.limits)
 
     @staticmethod
-    def _payload(check: Check) -> dict[str, Any]:
+    def _payload(check: Check) -> CheckPayload:
         payload = check.payload()
         if check.style == "asserts" and check.language == "python":
             # Same interpreter as the workers: ship the tests split, rewritten and compiled, or
@@ -817,14 +819,8 @@ class LocalBackend(Backend):
             from rlvr_harness import prepared
 
             packed = prepared.pack(check.tests)
-            if packed is not None:
-                payload["prepared"] = packed
-            else:
-                payload["send_prepared"] = True
-            if not payload.get("setup"):
-                code = prepared.pack_program(check.program)
-                if code is not None:
-                    payload["program_code"] = code
+            code = None if payload.setup else prepared.pack_program(check.program)
+            payload = replace(payload, prepared=packed, send_prepared=packed is None, program_code=code)
         return payload
 
     def close(self) -> None:

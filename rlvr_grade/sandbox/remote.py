@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rlvr_grade.boundary import execution_from_wire
@@ -17,18 +17,22 @@ from rlvr_grade.sandbox.base import Backend
 from rlvr_grade.sandbox.inner import RESULT_MARK, parse_result
 from rlvr_grade.types import Check, Execution, SandboxError
 from rlvr_harness.limits import LimitHit, limit_hit
+from rlvr_harness.wire import CheckRequest
 
 
 @dataclass(frozen=True)
 class Request:
     """One check's request to the inner runner, and the bound on how long moving it may take."""
 
-    body: dict[str, Any]
-    token: str
+    message: CheckRequest
     deadline_s: float  # the check's wall backstop + the backend's grace: then it is killed
 
+    @property
+    def token(self) -> str:
+        return self.message.token
+
     def encoded(self) -> bytes:
-        return json.dumps(self.body).encode()
+        return json.dumps(self.message.to_wire()).encode()
 
     def answered(self, stdout: str) -> bool:
         """Whether `stdout` holds this request's result line (then stderr is not needed)."""
@@ -93,14 +97,9 @@ class RemoteBackend(Backend):
             return self._filter  # type: ignore[return-value]
 
     def request(self, check: Check) -> Request:
-        limits = asdict(check.limits)
-        limits["wall_s"] = check.limits.effective_wall_s
-        token = secrets.token_hex(16)
-        body: dict[str, Any] = {"payload": check.payload(), "limits": limits, "token": token,
-                                "seccomp": self.seccomp_filter()}
-        if self.runner_uid is not None:
-            body["uid"] = self.runner_uid
-        return Request(body, token, check.limits.effective_wall_s + self.grace_s)
+        message = replace(check.request(), token=secrets.token_hex(16), seccomp=self.seccomp_filter(),
+                          uid=self.runner_uid)
+        return Request(message, check.limits.effective_wall_s + self.grace_s)
 
     def exchange(self, check: Check, request: Request) -> Reply:
         """Run the inner runner on `request` in a fresh sandbox and return what it wrote, or

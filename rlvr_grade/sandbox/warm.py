@@ -27,7 +27,8 @@ import json
 import os
 import socket
 import sys
-from typing import Any
+
+from rlvr_harness.wire import CheckPayload, CheckRequest
 
 SEED_DIR = ".rlvr-seed"  # under the sandbox's working directory: the seed's package and socket
 SOCKET = "seed.sock"
@@ -64,11 +65,11 @@ KNOCK = (
 
 
 # -- the seed (warm-up sandbox, then every restored one) ---------------------------------------
-def kind_of(payload: dict[str, Any]) -> str:
+def kind_of(payload: CheckPayload) -> str:
     """The kind of seed a check needs: "pytest" (pytest imported and warmed up before the
     harness takes its snapshots) or "lean" (every other style), as the local backend's two
     kinds of worker."""
-    return "pytest" if payload.get("style") == "pytest" else "lean"
+    return "pytest" if payload.style == "pytest" else "lean"
 
 
 def serve(seed_dir: str) -> int:
@@ -114,7 +115,7 @@ def serve(seed_dir: str) -> int:
         return 0
 
 
-def _greet(conn: socket.socket, kind: str) -> dict[str, Any]:
+def _greet(conn: socket.socket, kind: str) -> CheckRequest:
     """The handshake on the seed's side: echo the knock's nonce with our pid (only to a knock
     for our kind of check), then read the request (until the knock shuts its side)."""
     conn.settimeout(HANDSHAKE_S)
@@ -132,13 +133,13 @@ def _greet(conn: socket.socket, kind: str) -> dict[str, Any]:
         if size > MAX_REQUEST:
             raise ValueError("request too large")
         chunks.append(chunk)
-    req = json.loads(b"".join(chunks))
-    if not isinstance(req, dict) or not isinstance(req.get("payload"), dict) or kind_of(req["payload"]) != kind:
+    req = CheckRequest.from_wire(json.loads(b"".join(chunks)))  # WireError is a ValueError
+    if kind_of(req.payload) != kind:
         raise ValueError("not a request for this seed")
     return req
 
 
-def _answer(req: dict[str, Any]) -> str:
+def _answer(req: CheckRequest) -> str:
     from rlvr_grade.sandbox.inner import answer
 
     return answer(req, warmed=True)
@@ -162,8 +163,8 @@ def knock(request_path: str, seed_dir: str) -> int:
         raw = fh.read()
     os.unlink(request_path)  # as the plain runner: the check never finds its token on disk
     try:
-        kind = kind_of(json.loads(raw)["payload"])
-    except (ValueError, KeyError, TypeError, AttributeError):
+        kind = kind_of(CheckRequest.from_wire(json.loads(raw)).payload)
+    except (ValueError, RecursionError):  # WireError is a ValueError
         kind = "?"  # no seed takes it; the runner below reports what is wrong with it
     conn, pid, why = _hand_over(raw, seed_dir, kind)
     if conn is None:

@@ -21,7 +21,16 @@ from typing import Any
 from rlvr_grade.sandbox import isolation, linux, protocol
 from rlvr_harness import limits as limits_policy
 from rlvr_harness import process
-from rlvr_harness.wire import CheckReport, WorkerInit
+from rlvr_harness.wire import (
+    CheckLimits,
+    CheckPayload,
+    CheckReport,
+    CheckRequest,
+    Packed,
+    ValidateOptions,
+    WireError,
+    WorkerInit,
+)
 
 READ_CHUNK = 65536
 # The setup pipe carries "ok" and, before it, the tests this check prepared for the grader to
@@ -150,7 +159,7 @@ class Zygote:
             t = self.templates[language] = isolation.make_template(self.plan, layout, farm)
         return t
 
-    def _c_spec(self, payload: dict[str, Any], limits: dict[str, Any]) -> ChildSpec | None:
+    def _c_spec(self, payload: CheckPayload, limits: CheckLimits) -> ChildSpec | None:
         """Everything _child.enter needs that varies per check, made before the fork (None:
         this check takes the Python path)."""
         files = []
@@ -162,7 +171,7 @@ class Zygote:
         t = self._template
         return ChildSpec(
             chan=self.chan, template=t.fd, cgroup_files=self._c_cgroup_files,
-            tmp_opts=isolation.tmp_options(int(limits.get("disk_mb", 64))),
+            tmp_opts=isolation.tmp_options(limits.disk_mb),
             keep=tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep), shm_opts=isolation.SHM_OPTIONS,
             proc_opts=t.proc_options.encode(), dirs=self._c_dirs, files=tuple(files), uid=self.plan.uid,
             rlimits=tuple(isolation.rlimits(self.plan, limits)),
@@ -182,9 +191,14 @@ class Zygote:
         self._c_dirs = tuple((p.encode(), mode) for p, mode in isolation.CHECK_DIRS)
 
     # -- one check -----------------------------------------------------------------------
-    def execute(self, req: dict[str, Any]) -> dict[str, Any]:
-        payload = req["payload"]
-        limits = req["limits"]
+    def execute(self, wire: dict[str, Any] | CheckRequest) -> dict[str, Any]:
+        # Read whole, typed, before anything is set up: a malformed request (a field that is not
+        # its type, options included) is the set-up's failure naming the field, never a verdict.
+        try:
+            req = wire if isinstance(wire, CheckRequest) else CheckRequest.from_wire(wire)
+        except WireError as exc:
+            return {"sandbox_error": f"check setup failed: {exc}"}
+        payload, limits = req.payload, req.limits
         # Built (on a language's first check) here, in the worker, never in a check's child.
         self._template = self.template_for(root_language(payload)) if self.cfg.isolate else None
         spec = self._c_spec(payload, limits) if self._c_enter is not None else None
@@ -202,7 +216,7 @@ class Zygote:
         oom_before = 0
         cpu_before = None
         if self.cgroup is not None:
-            self.cgroup.configure(int(limits["memory_mb"]) << 20, int(limits["processes"]))
+            self.cgroup.configure(limits.memory_mb << 20, limits.processes)
             oom_before = self.cgroup.oom_kills()
             cpu_before = self.cgroup.cpu_ns()
             peak_mark = self.cgroup.peak_mark()
@@ -268,15 +282,15 @@ class Zygote:
         now = self.cgroup.cpu_ns()
         return None if now is None else (now - cpu_before) / 1e9
 
-    def _collect(self, pid: int, t0: float, limits: dict, nonce: str, chan: socket.socket, out_r: int, err_r: int,
+    def _collect(self, pid: int, t0: float, limits: CheckLimits, nonce: str, chan: socket.socket, out_r: int, err_r: int,
                  cpu_before: int | None = None, setup_r: int | None = None) -> CheckReport | dict[str, str]:
         """The check's run (rlvr_harness/process.py `collect`): its output, result channel and setup
         pipe drained lazily, stopped at its output cap, its wall deadline and, with a cgroup, its
         exact CPU limit from the cgroup's accounting (RLIMIT_CPU is per process and whole
         seconds, and misses CPU burnt by subprocesses); then its report (or, when its set-up
         failed, {"sandbox_error": why})."""
-        cpu_limit = float(limits["cpu_s"])
-        cap = int(limits["output_bytes"])
+        cpu_limit = limits.cpu_s
+        cap = limits.output_bytes
         # Only bytes the check's main process (the harness) wrote on the channel are its own
         # (channel_read names the writer); every byte counts toward the cap, whoever wrote it.
         channel = process.Stream(chan.fileno(), CHANNEL_CAP, read=lambda _fd: _own(channel_read(chan), pid), close=False)
@@ -290,7 +304,7 @@ class Zygote:
         # see execute) when the check ends or every DRAIN_S, instead of waking for every record
         # and line the check writes; a check that writes fast (a flood) turns eager. After its
         # exit, the pid namespace is gone and the pipes close at once: a second is plenty.
-        ended = process.collect(pid, streams, t0=t0, wall_s=float(limits["wall_s"]), kill=lambda: _kill(pid),
+        ended = process.collect(pid, streams, t0=t0, wall_s=limits.wall_s, kill=lambda: _kill(pid),
                                 cpu_limit=cpu_limit, cpu_used=watch, ncpu=_NCPU, linger_s=1.0, lazy_s=DRAIN_S,
                                 eager_bytes=EAGER_BYTES)
         sent_back = None
@@ -299,7 +313,7 @@ class Zygote:
             if said.startswith(SENT_BACK):  # written by the harness before candidate code ran
                 line, _, said = said.partition(b"\n")
                 tag, _, blob = line[len(SENT_BACK):].decode("ascii", "replace").partition(" ")
-                sent_back = {"tag": tag, "blob": blob}
+                sent_back = Packed(tag, blob)
             if not said.startswith(b"ok"):
                 why = said[-8192:].decode("utf-8", "replace").strip().splitlines()
                 return {"sandbox_error": "check setup failed: " + (why[-1] if why else f"child ended during setup (status {ended.status})")}
@@ -332,14 +346,14 @@ class Zygote:
         )
 
     # -- inside the child ------------------------------------------------------------------
-    def _child(self, payload, limits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
+    def _child(self, payload: CheckPayload, limits: CheckLimits, nonce, res_w, out_w, err_w, setup_w) -> None:  # pragma: no cover
         cfg = self.cfg
         template = self._template
         chan = child_descriptors(res_w, out_w, err_w, setup_w, self.chan, keep=template.fd if template is not None else None)
         if template is not None:
             if self.cgroup is not None:
                 isolation.join_cgroup(self.cgroup.dirs)  # before the root, which has no /sys
-            workdir, testdir = isolation.enter_filesystem(template, int(limits.get("disk_mb", 64)), chan + 2)
+            workdir, testdir = isolation.enter_filesystem(template, limits.disk_mb, chan + 2)
         else:
             base = self._scratch  # made by the parent, which removes it after the check
             workdir, testdir = os.path.join(base, "w"), os.path.join(base, "t")
@@ -370,16 +384,13 @@ def _own(read: tuple[bytes, int | None], pid: int) -> tuple[bytes, bool]:
     return data, writer == pid
 
 
-def root_language(payload: dict[str, Any]) -> str:
+def root_language(payload: CheckPayload) -> str:
     """The language whose toolchain a check's root holds: the program's, or for an output
     validator's check (scoring/validator.validator_check: Python harness, compiled validator) the
     validator's."""
     from rlvr_harness.languages import normalize
 
-    name = payload.get("language") or "python"
-    if payload.get("style") == "validate":
-        opts = payload.get("options")
-        name = opts.get("language", "cpp") if isinstance(opts, dict) else "cpp"
+    name = payload.options.language if isinstance(payload.options, ValidateOptions) else payload.language
     try:
         return normalize(str(name))
     except ValueError:
@@ -469,20 +480,16 @@ def enter_workdir(env: dict[str, str] | None, workdir: str, tmpdir: str, chdir: 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def run_candidate(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
+def run_candidate(payload: CheckPayload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
     """Close the setup pipe with "ok" (from here on a failure is the candidate's), then run
     the harness and flush what the candidate printed. Asked to (the grader holds no prepared
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
     forget_grader()
-    from rlvr_harness.wire import options_from_wire
-
-    # Read while a failure is still the set-up's (sandbox_error naming the field), not the check's.
-    payload = {**payload, "options": options_from_wire(payload.get("style"), payload.get("options", {}))}
-    if payload.get("send_prepared") and payload.get("style") == "asserts":
+    if payload.send_prepared and payload.style == "asserts":
         from rlvr_harness import prepared, runner
 
-        blob = prepared.make_here(payload["tests"], runner.prepare_asserts)
+        blob = prepared.make_here(payload.tests, runner.prepare_asserts)
         if blob is not None:
             _write_all(_SETUP_FD[0], SENT_BACK + prepared.TAG.encode() + b" " + blob + b"\n")
     os.write(_SETUP_FD[0], b"ok")
@@ -574,24 +581,22 @@ def channel_read(chan: socket.socket) -> tuple[bytes, int | None]:
     return data, writer
 
 
-def check_files(payload: dict[str, Any], workdir: str, testdir: str) -> list[tuple[str, str]]:
+def check_files(payload: CheckPayload, workdir: str, testdir: str) -> list[tuple[str, str]]:
     """(path, text) of every file a check starts with, each written read-only."""
     from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, WORKDIR_SOLUTION
 
-    program = payload["program"]
-    if payload.get("setup"):
-        program = payload["setup"] + "\n" + program
+    program = payload.program
+    if payload.setup:
+        program = payload.setup + "\n" + program
     files = [(os.path.join(workdir, WORKDIR_SOLUTION), program)]
-    if payload["style"] == "pytest":
+    if payload.style == "pytest":
         # pytest collects the module by path; its source comes from the payload, in memory
         # (runner._strict_rewrite_hook): nothing on disk for a candidate's process to read
         files.append((os.path.join(testdir, TEST_MODULE), TEST_PLACEHOLDER))
-    for name, content in payload.get("files", {}).items():
-        files.append((os.path.join(workdir, os.path.basename(name)), content))
     return files
 
 
-def write_files(payload: dict[str, Any], workdir: str, testdir: str) -> None:
+def write_files(payload: CheckPayload, workdir: str, testdir: str) -> None:
     for path, text in check_files(payload, workdir, testdir):
         _write_ro(path, text)
 
@@ -611,7 +616,7 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def run_harness(payload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
+def run_harness(payload: CheckPayload, nonce: str, chan: int, workdir: str, testdir: str) -> None:  # pragma: no cover
     from rlvr_harness import process, runner
     from rlvr_harness.channel import make_reporter
 

@@ -10,6 +10,7 @@ from rlvr_harness import prepared
 from rlvr_harness.runner import prepare_asserts
 from rlvr_harness.splitting import assert_ids
 from rlvr_harness.textcache import TextCache
+from rlvr_harness.wire import CheckPayload, Packed
 from tests.conftest import requires_root
 
 TESTS = """\
@@ -23,10 +24,10 @@ check(f)
 """
 
 
-def _blob(tests: str) -> dict[str, str]:
+def _blob(tests: str) -> Packed:
     blob = prepared.make_here(tests, prepare_asserts)
     prepared._made_here.clear()
-    return {"tag": prepared.TAG, "blob": blob.decode()}
+    return Packed(prepared.TAG, blob.decode())
 
 
 def test_packed_tests_load_back_as_what_the_child_would_prepare():
@@ -42,13 +43,13 @@ def test_packed_tests_load_back_as_what_the_child_would_prepare():
 def test_the_grader_keeps_only_what_this_interpreter_can_load():
     prepared.clear()
     assert prepared.pack(TESTS) is None  # nothing held: the first check's child prepares
-    prepared.store(TESTS, dict(_blob(TESTS), tag="cpython-399/0/1"))
+    prepared.store(TESTS, Packed("cpython-399/0/1", _blob(TESTS).blob))
     assert prepared.pack(TESTS) is None
     prepared.store(TESTS, _blob(TESTS))
     held = prepared.pack(TESTS)
     assert held is not None and prepared.unpack(held) is not None
     assert prepared.unpack(None) is None
-    assert prepared.unpack({"tag": prepared.TAG, "blob": "not base64 marshal"}) is None
+    assert prepared.unpack(Packed(prepared.TAG, "not base64 marshal")) is None
     assert prepared.make_here("assert (", prepare_asserts) is None  # the child then reports the syntax error itself
 
 
@@ -84,7 +85,7 @@ def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend)
     held = prepared.pack(TESTS)
     assert held is not None, "the first check's child did not send its prepared tests back"
     payload = LocalBackend._payload(_check(SOLVED))
-    assert payload["prepared"] is held and "send_prepared" not in payload
+    assert payload.prepared is held and not payload.send_prepared
     again, wrong = backend.run(_check(SOLVED)), backend.run(_check(WRONG))
     assert _verdicts(first) == _verdicts(again) and all(o == "passed" for _, o in _verdicts(again))
     assert _verdicts(again) == [("check:7:4", "passed"), ("check:7:5", "passed")]
@@ -154,15 +155,15 @@ DEBUGGY = "from __future__ import annotations\ndef f(x: int) -> int:\n    assert
 
 def test_the_candidate_compiled_by_the_grader_is_the_childs_compile():
     for program in (SOLVED, DEBUGGY, "x = [i for i in range(3)]\nclass A:\n    def m(self):\n        return super().m()\n"):
-        code = prepared.program_code({"program_code": prepared.pack_program(program)})
+        code = prepared.program_code(CheckPayload("asserts", program, program_code=prepared.pack_program(program)))
         assert code is not None
         assert code == compile(program, "solution.py", "exec", dont_inherit=True)  # compares by content
         assert code.co_filename == "solution.py"
     assert prepared.pack_program("def f(:\n") is None  # the child compiles it and reports the error
     assert prepared.pack_program("x = 1\n" * (prepared.MAX_PROGRAM // 6 + 1)) is None  # too big: compiled in its child
-    assert prepared.program_code({"program_code": dict(prepared.pack_program(SOLVED), tag="cpython-399/0/1")}) is None
-    assert prepared.program_code({"program_code": {"tag": prepared.TAG, "blob": "bm90IG1hcnNoYWw="}}) is None
-    assert prepared.program_code({}) is None
+    assert prepared.program_code(CheckPayload("asserts", SOLVED, program_code=Packed("cpython-399/0/1", prepared.pack_program(SOLVED).blob))) is None
+    assert prepared.program_code(CheckPayload("asserts", SOLVED, program_code=Packed(prepared.TAG, "bm90IG1hcnNoYWw="))) is None
+    assert prepared.program_code(CheckPayload("asserts", SOLVED)) is None
 
 
 @requires_root
@@ -171,12 +172,12 @@ def test_checks_run_the_candidate_the_grader_compiled_with_the_same_verdicts(bac
 
     tests = "assert f(0) == 1\nassert f(1) == 2\n"
     check = _check(DEBUGGY, tests)
-    assert "program_code" in LocalBackend._payload(check)
+    assert LocalBackend._payload(check).program_code is not None
     ex = backend.run(check)
     assert [(t.outcome, "no ones" in t.message) for t in ex.records] == [("passed", False), ("failed", True)]
     syntax = backend.run(_check("def f(:\n", tests))
-    assert "program_code" not in LocalBackend._payload(_check("def f(:\n", tests))
+    assert LocalBackend._payload(_check("def f(:\n", tests)).program_code is None
     assert syntax.phase_error is not None and syntax.phase_error[0] == "compile"
     big = "# padding\n" * (prepared.MAX_PROGRAM // 10) + SOLVED
-    assert "program_code" not in LocalBackend._payload(_check(big, tests))
+    assert LocalBackend._payload(_check(big, tests)).program_code is None
     assert [t.outcome for t in backend.run(_check(big, tests)).records] == ["passed", "passed"]

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from rlvr_harness import limits, process
+from rlvr_harness.wire import CheckLimits
 from tests.conftest import ROOT
 
 PY = sys.executable
@@ -188,6 +189,6 @@ def test_a_check_without_a_cgroup_is_stopped_by_its_rlimit():
     assert limits.cpu_rlimit_stopped(signal.SIGKILL, 1.6, 2.0, killed_for_wall=False)
     assert not limits.cpu_rlimit_stopped(signal.SIGKILL, 1.6, 2.0, killed_for_wall=True)
     assert not limits.cpu_rlimit_stopped(signal.SIGKILL, 0.2, 2.0, killed_for_wall=False)
-    cpu = dict(limits.check_rlimits({"cpu_s": 1.2, "processes": 64, "file_bytes": 1 << 20, "memory_mb": 256},
+    cpu = dict(limits.check_rlimits(CheckLimits(cpu_s=1.2, processes=64, file_bytes=1 << 20, memory_mb=256),
                                     has_cgroup=True))[resource.RLIMIT_CPU]
     assert cpu == 3  # a backstop a second past the whole-second limit the cgroup watcher enforces

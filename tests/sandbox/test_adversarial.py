@@ -1330,7 +1330,7 @@ def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox)
     ex, out = sandbox.run(program("prepared_tests_forged"), tests=tests)
     assert out.reward == 0.0 and "wrote on [" in ex.stdout, (out, ex.stdout[-300:])
     kept = prepared.pack(tests)
-    assert kept is not None and kept["blob"] == base64.b64encode(marshal.dumps(prepare_asserts(tests))).decode()
+    assert kept is not None and kept.blob == base64.b64encode(marshal.dumps(prepare_asserts(tests))).decode()
     ex, out = sandbox.run("def f(x):\n    return x\n", tests=tests)
     assert (out.status, out.reward) == ("fail", 0.0), out
     ex, out = sandbox.run("def f(x):\n    return x + 1\n", tests=tests)

@@ -5,6 +5,7 @@ outlive the thread that started them."""
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import glob
 import json
@@ -151,7 +152,6 @@ def test_the_inner_runner_sweeps_dead_runners_cgroups_kills_what_is_left_in_them
     the cgroups that runners SIGKILLed mid-check left behind: a dead runner's (the check child
     still inside is killed first), a zombie runner's (exited, not yet reaped: dead). A live
     process's cgroup and names that are not the runner's shape stay."""
-    from dataclasses import asdict
 
     from rlvr_grade.checks import CheckOptions, build_check
     from rlvr_grade.sandbox.inner import parse_result
@@ -169,10 +169,8 @@ def test_the_inner_runner_sweeps_dead_runners_cgroups_kills_what_is_left_in_them
         limits = Limits(cpu_s=5.0, wall_s=10.0, memory_mb=256, processes=32, output_bytes=4096)
         check = build_check(Rollout(index=0, row={"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}),
                             CheckOptions(limits=limits))
-        wire_limits = asdict(check.limits)
-        wire_limits["wall_s"] = check.limits.effective_wall_s
         request = tmp_path / "request.json"
-        request.write_text(json.dumps({"payload": check.payload(), "limits": wire_limits, "token": "t0k"}))
+        request.write_text(json.dumps(dataclasses.replace(check.request(), token="t0k").to_wire()))
         proc = subprocess.run([sys.executable, "-s", "-m", "rlvr_grade.sandbox.inner", "--request", str(request), "--mode", "full"],
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         resp = parse_result(proc.stdout, "t0k")

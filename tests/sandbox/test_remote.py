@@ -86,7 +86,7 @@ def test_the_request_carries_the_checks_payload_limits_and_a_fresh_token():
     a, b = backend.request(check), backend.request(check)
     assert a.token != b.token and len(a.token) == 32
     body = json.loads(a.encoded())
-    assert body["payload"] == json.loads(json.dumps(check.payload()))
+    assert body["payload"] == json.loads(json.dumps(check.payload().to_wire()))
     assert body["limits"]["wall_s"] == check.limits.effective_wall_s and "uid" not in body
     assert a.deadline_s == check.limits.effective_wall_s + backend.grace_s
     assert a.answered(f"x\nRLVR-RESULT {a.token} {{}}\n") and not a.answered(f"RLVR-RESULT {b.token} {{}}")

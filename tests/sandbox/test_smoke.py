@@ -55,3 +55,20 @@ def test_options_the_worker_cannot_read_fail_the_set_up_by_name_and_the_run_goes
     with pytest.raises(SandboxError, match="check setup failed: .*malformed check options: case_cpu_s is '2'"):
         backend.run(bad)
     assert [r.outcome for r in backend.run(check).records] == ["passed", "passed"]
+
+
+def test_a_request_whose_limits_are_not_their_type_fails_the_set_up_by_name(grader):
+    # The limits cross typed too (rlvr_harness/wire.py CheckLimits): the worker read them as a
+    # dict with int(), so a memory limit sent as text ("256") was taken for a number.
+    right, _, extra = ROWS["asserts"]
+    check = build_check(Rollout(0, {"completion": right, **extra}), CheckOptions())
+    wire = check.request().to_wire()
+    backend = grader.start().backend
+    slot = backend._free.get()
+    try:
+        worker = slot.worker("lean", "")
+        with pytest.raises(SandboxError, match="check setup failed: .*malformed check limits: memory_mb is '256'"):
+            worker.request({**wire, "limits": {**wire["limits"], "memory_mb": "256"}})
+        assert worker.request(wire)["done"] is True  # the worker goes on
+    finally:
+        backend._free.put(slot)

@@ -1,6 +1,6 @@
 """The typed messages across the sandbox boundary (rlvr_harness/wire.py): what the grader tells a
-worker (WorkerInit), what a check's harness is given (its style's options) and what a worker
-reports of a check (CheckReport). Decoding anything else is a WireError naming the field: never
+worker (WorkerInit), what it asks of one check (CheckRequest: the payload a check's harness is
+given, its style's options, its limits) and what a worker reports of a check (CheckReport). Decoding anything else is a WireError naming the field: never
 a crash, never a half-read message, never a pass."""
 
 from __future__ import annotations
@@ -20,7 +20,11 @@ from rlvr_harness.wire import (
     OPTIONS_OF,
     CallCase,
     CaseOptions,
+    CheckLimits,
+    CheckPayload,
     CheckReport,
+    CheckRequest,
+    Packed,
     SuiteOptions,
     ValidatedCase,
     ValidateOptions,
@@ -177,7 +181,72 @@ def test_a_check_holds_its_style_s_options_and_judges_outside():
                         CheckOptions(compare="float:1e-3"))
     assert type(stdio.options) is CaseOptions and stdio.options.inputs == ("",)
     assert stdio.judge.compare == "float" and stdio.judge.abs_tol == 1e-3
-    assert set(stdio.payload()["options"]) == {f.name for f in dataclasses.fields(CaseOptions)} - {"calls", "fn_name"}
+    assert set(stdio.payload().to_wire()["options"]) == {f.name for f in dataclasses.fields(CaseOptions)} - {"calls", "fn_name"}
     assert type(CHECK.options) is SuiteOptions and CHECK.options.guard
     with pytest.raises(TypeError, match="CaseOptions"):
         dataclasses.replace(stdio, options=SuiteOptions())
+
+
+# -- one check's request (Check.request(); what a worker or the one-shot runner reads) ------------
+REQUEST_LIKE = st.fixed_dictionaries({"payload": st.fixed_dictionaries(
+    {"style": st.sampled_from(["asserts", "pytest", "stdio", "call", "validate", "other"]), "program": JSON_VALUES},
+    optional={k: JSON_VALUES for k in ("tests", "setup", "language", "options", "prepared", "send_prepared",
+                                       "program_code", "files")})},
+    optional={"limits": st.dictionaries(st.sampled_from(["cpu_s", "wall_s", "memory_mb", "processes", "output_bytes",
+                                                         "file_bytes", "disk_mb", "other"]), JSON_VALUES),
+              **{k: JSON_VALUES for k in ("token", "seccomp", "uid", "announce", "private_tmp", "other")}})
+
+
+@FIXED
+@given(REQUEST_LIKE | JSON_VALUES)
+def test_any_value_as_a_check_request_decodes_to_its_types_or_says_why(obj):
+    try:
+        req = CheckRequest.from_wire(obj)
+    except WireError as exc:
+        assert str(exc).startswith("malformed check")
+        return
+    assert type(req.payload.program) is str and type(req.payload.options) is OPTIONS_OF[req.payload.style]
+    assert type(req.limits.cpu_s) is float and type(req.limits.memory_mb) is int
+    assert CheckRequest.from_wire(json.loads(json.dumps(req.to_wire()))) == req
+
+
+def test_the_requests_backends_send_cross_as_they_are():
+    local = dataclasses.replace(CHECK.request(), payload=dataclasses.replace(
+        CHECK.payload(), prepared=Packed("cpython-311/0/6", "YWJj"), program_code=Packed("cpython-311/0/6", "ZGVm")))
+    remote = dataclasses.replace(CHECK.request(), token="ab" * 16, seccomp={"arch": "x86_64", "program": "..."}, uid=300001,
+                                 announce=True, private_tmp=True)
+    for req in (local, remote, dataclasses.replace(CHECK.request(), payload=dataclasses.replace(CHECK.payload(), send_prepared=True))):
+        assert CheckRequest.from_wire(json.loads(json.dumps(req.to_wire()))) == req
+    assert local.limits == CheckLimits(cpu_s=CHECK.limits.cpu_s, wall_s=CHECK.limits.effective_wall_s)
+    assert set(CHECK.request().to_wire()) == {"payload", "limits"}  # the runner's fields are absent unless said
+
+
+@pytest.mark.parametrize(("obj", "named"), [
+    # Read as a dict, int("256") and float("2") took text for a number, and an unknown key was ignored.
+    ({"payload": {"style": "asserts", "program": ""}, "limits": {"memory_mb": "256"}}, "memory_mb"),
+    ({"payload": {"style": "asserts", "program": ""}, "limits": {"cpu_s": "2"}}, "cpu_s"),
+    ({"payload": {"style": "asserts", "program": ""}, "limits": {"wall_s": float("inf")}}, "wall_s"),
+    ({"payload": {"style": "asserts", "program": ""}, "limits": {"processes": 64.0}}, "processes"),
+    ({"payload": {"style": "asserts", "program": ""}, "limits": {"cpu": 2}}, "cpu"),
+    ({"payload": {"style": "asserts", "program": None}}, "program"),
+    ({"payload": {"style": "asserts", "program": "", "files": {"x.py": ""}}}, "files"),
+    ({"payload": {"style": "asserts", "program": "", "send_prepared": 1}}, "send_prepared"),
+    ({"payload": {"style": "asserts", "program": "", "prepared": {"tag": "t"}}}, "blob"),
+    ({"payload": {"style": "asserts", "program": "", "program_code": "code"}}, "program_code"),
+    ({"payload": {"style": "stdio", "program": "", "options": {"guard": True}}}, "guard"),
+    ({"payload": {"style": "shell", "program": ""}}, "style"),
+    ({"payload": {"style": "asserts", "program": ""}, "uid": -1}, "uid"),
+    ({"payload": {"style": "asserts", "program": ""}, "seccomp": "allow"}, "seccomp"),
+    ({"limits": {}}, "payload"),
+])
+def test_a_request_that_is_not_what_it_says_is_refused_by_name(obj, named):
+    with pytest.raises(WireError, match=named):
+        CheckRequest.from_wire(obj)
+
+
+def test_a_payload_holds_its_style_s_options():
+    assert CheckPayload("call", "").options == CaseOptions()
+    with pytest.raises(WireError, match="style"):
+        CheckPayload("shell", "")
+    with pytest.raises(WireError, match="SuiteOptions"):
+        CheckPayload("stdio", "", options=SuiteOptions())

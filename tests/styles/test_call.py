@@ -204,7 +204,7 @@ def test_expected_values_are_not_in_the_sandbox_nor_in_any_frame(grader):
     o = grader.grade([row(snoop, [{"args": [1], "output": "secret-answer-41"}])])[0]
     assert o.status == "fail" and "not-found" in o.error, o
     check = build_check(Rollout(0, row(snoop, [{"args": [1], "output": "secret-answer-41"}])), OPTS)
-    assert "secret-answer-41" not in json.dumps(check.payload())
+    assert "secret-answer-41" not in json.dumps(check.payload().to_wire())
 
 
 @requires_root
@@ -248,7 +248,7 @@ def test_leetcode_asserts_become_call_cases():
     assert cs.inputs[0] == {"args": [], "kwargs": {"nums": [2, 7, 11, 15], "target": 9}}
     assert leetcode_cases({"functional": "def check(candidate):\n    assert abs(candidate(1) - 2) < 1e-6\n\ncheck(Solution().f)"}) is None
     check = build_check(Rollout(0, {"completion": REF, "tests": LEET}), CheckOptions(preset="leetcode"))
-    assert check.style == "call" and "[0, 1]" not in json.dumps(check.payload()) and "0,1" not in json.dumps(check.payload())
+    assert check.style == "call" and "[0, 1]" not in json.dumps(check.payload().to_wire()) and "0,1" not in json.dumps(check.payload().to_wire())
 
 
 @requires_root

@@ -179,7 +179,7 @@ def test_a_candidate_cannot_read_the_expected_output(grader):
     assert o.status == "fail", o
     assert "not-found" in o.error  # the program ran everything and found nothing
     check = build_check(Rollout(0, {"completion": "print(1)", "tests": [{"input": "x", "output": secret}]}), OPTS)
-    assert secret not in json.dumps(check.payload())
+    assert secret not in json.dumps(check.payload().to_wire())
     assert check.expected == (secret,)
 
 
@@ -351,7 +351,7 @@ def test_kattis_output_validator_runs_in_its_own_sandbox():
     # Without the validator, `lower.py` is a wrong answer under tokens: the validator decided.
     lower = next(src for f, _, src in subs if "lower" in src)
     check = build_check(Rollout(0, {"completion": lower, "tests": cases("shout")}), opts)
-    assert "HELLO" not in json.dumps(check.payload())  # answers stay out of the candidate's sandbox
+    assert "HELLO" not in json.dumps(check.payload().to_wire())  # answers stay out of the candidate's sandbox
 
 
 def test_validator_verdicts_cannot_be_forged_through_the_channel():
