@@ -318,3 +318,14 @@ def test_candidate_code_is_spawned_in_two_places_and_collected_by_one_function()
     assert _calls({"process.collect", "collect"}) == {("rlvr_grade/sandbox/zygote.py", "Zygote._collect", "process.collect"),
                                                       ("rlvr_harness/process.py", "run", "collect"),
                                                       ("rlvr_grade/sandbox/gvisor.py", "GvisorBackend._popen", "process.collect")}
+
+
+def test_every_extension_is_built_without_debug_information():
+    """An extension's DWARF names the folder it was compiled in (the checkout), and the harness's
+    extensions are files in every check's root, which a check reads (issue 16,
+    grader_paths_in_files): each ext-module in pyproject.toml is built -g0."""
+    import tomllib
+
+    modules = tomllib.loads((PKG.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["ext-modules"]
+    assert modules
+    assert [m["name"] for m in modules if "-g0" not in m.get("extra-compile-args", ())] == []
