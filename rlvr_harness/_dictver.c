@@ -9,7 +9,8 @@
  * an import, and a ctypes Union reads any address with no audit event.
  *
  * changed(dicts, tags) -> list of the indices whose dict's tag differs from tags[i] (None: differs);
- * tags(dicts) -> tuple of the current tags (a class stands for its own namespace dict); put_back(d, items) sets again what changed (below). Reading a tag tells nobody anything secret: the
+ * tags(dicts) -> tuple of the current tags (a class stands for its own namespace dict); put_back(d, items) sets again what changed (below);
+ * held(seqs, idents) -> which lists, sets, bytearrays and objects' classes and dicts changed (below). Reading a tag tells nobody anything secret: the
  * module is harmless in a candidate's hands. Optional: without it the restorer compares every
  * value (runner._VERSION is None). */
 
@@ -151,7 +152,125 @@ put_back(PyObject *self, PyObject *args)
     return PyLong_FromSsize_t(set);
 }
 
+static int
+append_index(PyObject *out, Py_ssize_t i)
+{
+    PyObject *index = PyLong_FromSsize_t(i);
+    if (index == NULL)
+        return -1;
+    int rc = PyList_Append(out, index);
+    Py_DECREF(index);
+    return rc;
+}
+
+/* Does the list or set `seq` still hold exactly `items` (a tuple taken by iterating it), the
+ * same objects in the same order? A set iterates in the order of its table: unchanged, the
+ * same order; changed, anything (a restore then puts back what was already there). Identity
+ * only: no element's hash or equality runs. 1 same, 0 not, -1 error. */
+static int
+same_items(PyObject *seq, PyObject *items)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    if (PyList_CheckExact(seq)) {
+        if (PyList_GET_SIZE(seq) != n)
+            return 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (PyList_GET_ITEM(seq, i) != PyTuple_GET_ITEM(items, i))
+                return 0;
+        return 1;
+    }
+    if (PyAnySet_CheckExact(seq)) {
+        if (PySet_GET_SIZE(seq) != n)
+            return 0;
+        PyObject *it = PyObject_GetIter(seq);
+        if (it == NULL)
+            return -1;
+        PyObject *x;
+        Py_ssize_t i = 0;
+        int same = 1;
+        while ((x = PyIter_Next(it)) != NULL) {
+            if (i >= n || x != PyTuple_GET_ITEM(items, i))
+                same = 0;
+            Py_DECREF(x);
+            i++;
+            if (!same)
+                break;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred())
+            return -1;
+        return same && i == n;
+    }
+    PyErr_SetString(PyExc_TypeError, "held() compares lists and sets");
+    return -1;
+}
+
+/* held(seqs, idents) -> (indices of seqs changed, indices of idents changed): the restorer's
+ * state below module and class dicts (runner._held). seqs: ((list, set or bytearray, its items
+ * as a tuple (bytes for a bytearray), ...), ...); idents: ((object, its class, its own dict or
+ * None), ...): changed when the object's class is another, or its dict is another object.
+ * Nothing but identities and sizes is read: no code of anyone's runs. */
+static PyObject *
+held(PyObject *self, PyObject *args)
+{
+    PyObject *seqs, *idents;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &seqs, &PyTuple_Type, &idents))
+        return NULL;
+    PyObject *seq_out = PyList_New(0), *ident_out = PyList_New(0);
+    if (seq_out == NULL || ident_out == NULL)
+        goto fail;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(seqs); i++) {
+        PyObject *entry = PyTuple_GET_ITEM(seqs, i);
+        if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) < 2) {
+            PyErr_SetString(PyExc_TypeError, "held() takes (sequence, items, ...) entries");
+            goto fail;
+        }
+        PyObject *seq = PyTuple_GET_ITEM(entry, 0), *items = PyTuple_GET_ITEM(entry, 1);
+        int same;
+        if (PyByteArray_CheckExact(seq) && PyBytes_CheckExact(items)) {
+            Py_ssize_t n = PyBytes_GET_SIZE(items);
+            same = PyByteArray_GET_SIZE(seq) == n && memcmp(PyByteArray_AS_STRING(seq), PyBytes_AS_STRING(items), n) == 0;
+        } else if (PyTuple_CheckExact(items)) {
+            same = same_items(seq, items);
+            if (same < 0)
+                goto fail;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "held() takes a tuple or bytes of items");
+            goto fail;
+        }
+        if (!same && append_index(seq_out, i) < 0)
+            goto fail;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(idents); i++) {
+        PyObject *entry = PyTuple_GET_ITEM(idents, i);
+        if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 3) {
+            PyErr_SetString(PyExc_TypeError, "held() takes (object, class, dict or None) entries");
+            goto fail;
+        }
+        PyObject *obj = PyTuple_GET_ITEM(entry, 0), *cls = PyTuple_GET_ITEM(entry, 1), *own = PyTuple_GET_ITEM(entry, 2);
+        int same = (PyObject *)Py_TYPE(obj) == cls;
+        if (same && own != Py_None) {
+            PyObject *now = PyObject_GenericGetDict(obj, NULL);
+            if (now == NULL) {
+                PyErr_Clear();
+                same = 0;
+            } else {
+                same = now == own;
+                Py_DECREF(now);
+            }
+        }
+        if (!same && append_index(ident_out, i) < 0)
+            goto fail;
+    }
+    return Py_BuildValue("(NN)", seq_out, ident_out);
+fail:
+    Py_XDECREF(seq_out);
+    Py_XDECREF(ident_out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"held", held, METH_VARARGS, "held(seqs, idents) -> (indices of seqs changed, indices of idents changed)"},
     {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
     {"tags", tags, METH_O, "tags(dicts) -> the version tag of each dict in the tuple"},
     {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},

@@ -350,6 +350,13 @@ def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
             for c in _classes(key[6:]):
                 _cls, live, items, tag = _class_snapshot(c)
                 out.append((live, items, tag, c))
+        elif key == LOADED:  # every module loaded before any candidate, by name (_loaded_names)
+            _LOADED_SIZE[0] = len(sys.modules)
+            for name in _loaded_names():
+                snap = _SNAPSHOTS.get(name)
+                if snap is None or snap[0] is not sys.modules[name].__dict__:
+                    snap = _SNAPSHOTS[name] = _snapshot(sys.modules[name])
+                out.append((*snap, None))
         elif key.startswith("classes:"):  # every class of every module the package guards, once each
             seen: set[int] = set()
             for name in _guarded(key[8:]):
@@ -368,6 +375,187 @@ def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
     return hit
 
 
+# What the restorer puts back below the module and class dicts (_held): per entry key, the
+# objects (dicts, sequences, objects whose class is held); their values are taken per check
+# (_held_state), a dict's from the worker's copy while its version tag has not moved.
+_HELD_CACHE: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
+_HELD_ITEMS: dict[int, tuple[dict[Any, Any], tuple[tuple[Any, Any], ...], int | None]] = {}
+_HELD = object()  # the owner mark of a held dict in the restorer's table
+_HELD_SEQS = (list, set, bytearray)
+
+
+def _held(key: str) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    """What the entries of `key` (_entries) hold that is not a module's or a class's dict, yet
+    decides what the tests' library calls do: a dict, list, set or bytearray a module or class
+    holds (`copy._deepcopy_dispatch`, `calendar.mdays`, `sys.meta_path`), and an instance it
+    holds, by its own dict and its class (`json._default_decoder.decode = ...`, its
+    `__class__` swapped); the class of each module and of each class with a metaclass of
+    Python's (a module's `__class__` set to a subclass of ModuleType, an ABC's to another
+    ABCMeta). Changed in place, the module's dict still holds the same object, so the
+    restorer's snapshot of it saw nothing (red team rt15). The harness's, pytest's and
+    pluggy's own state is not here (_WATCHED: their modules are the fingerprint's).
+
+    Returns (dicts: ((dict, the instance it is the dict of or None), ...), sequences, objects
+    whose class is held)."""
+    hit = _HELD_CACHE.get(key)
+    if hit is not None:
+        return hit
+    module_type, type_type = type(sys), type
+    flags_of = type.__dict__["__flags__"].__get__
+    get_dict = object.__getattribute__
+    # every module's own dict (`__builtins__` in a module's dict is builtins' dict) and
+    # sys.modules are the restorer's module entries, put back by name, never wholesale
+    skip = {id(m.__dict__) for m in list(sys.modules.values()) if type(m) is module_type}
+    skip.add(id(sys.modules))
+    dicts: list[tuple[Any, Any]] = []
+    seqs: list[Any] = []
+    idents: list[Any] = []
+    seen: set[int] = set()
+    for live, items, _tag, owner in _entries(key):
+        if owner is None:
+            name = live.get("__name__")
+            mod = sys.modules.get(name) if type(name) is str else None
+            if mod is None or mod.__dict__ is not live:
+                continue
+            top = name.split(".")[0]
+            idents.append(mod)
+        else:
+            where = owner.__dict__.get("__module__")
+            if type(where) is not str:
+                continue
+            top = where.split(".")[0]
+            if type(owner) is not type_type:
+                idents.append(owner)
+        if top in _WATCHED:
+            continue
+        for k, v in items:
+            t = type(v)
+            if id(v) in seen or id(v) in skip or k == "__all__":  # __all__: what a star import binds, no behaviour
+                continue
+            if t is dict:
+                seen.add(id(v))
+                dicts.append((v, None))
+            elif t in _HELD_SEQS:
+                seen.add(id(v))
+                seqs.append(v)
+            elif (t is not module_type and not isinstance(v, type_type) and flags_of(t) & _HEAP
+                    and t.__dictoffset__ and type(t.__module__) is str and t.__module__.split(".")[0] == top):
+                # an object of the package's own classes (json's decoder, calendar's calendar);
+                # another package's (an import spec, a typing alias) is that package's state
+                seen.add(id(v))
+                idents.append(v)
+                try:
+                    own = get_dict(v, "__dict__")
+                except Exception:  # noqa: BLE001 - no plain instance dict: its class is still held
+                    continue
+                if type(own) is dict and id(own) not in skip:
+                    dicts.append((own, v))
+    hit = _HELD_CACHE[key] = (tuple(dicts), tuple(seqs), tuple(idents))
+    for d, _obj in hit[0]:
+        _held_items(d)
+    return hit
+
+
+def _held_items(d: dict[Any, Any]) -> tuple[tuple[Any, Any], ...]:
+    """`d`'s items now: the copy taken before (in the worker) while its version tag has not moved."""
+    tag = _DICTVER.tags((d,))[0] if _DICTVER is not None else None
+    snap = _HELD_ITEMS.get(id(d))
+    if snap is None or snap[0] is not d or tag is None or snap[2] != tag:
+        snap = _HELD_ITEMS[id(d)] = (d, tuple(d.items()), tag)
+    return snap[1]
+
+
+def _held_state(keys: Any) -> tuple[list[tuple[Any, ...]], tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
+    """For the restorer, taken now (before the candidate): (table entries of the held dicts,
+    (sequence, its items, the ids of a set's items), (object, its class, its own dict or None))."""
+    get_dict = object.__getattribute__
+    entries: list[tuple[Any, ...]] = []
+    seqs: list[tuple[Any, ...]] = []
+    idents: list[tuple[Any, ...]] = []
+    done: set[int] = set()
+    for key in keys:
+        dicts, seq_objs, ident_objs = _held(key)
+        for d, obj in dicts:
+            if id(d) not in done:
+                done.add(id(d))
+                items = _held_items(d)
+                entries.append((d, items, _HELD_ITEMS[id(d)][2], (_HELD, obj, frozenset(id(k) for k, _v in items))))
+        for v in seq_objs:
+            if id(v) not in done:
+                done.add(id(v))
+                t = type(v)
+                seqs.append((v, bytes(v) if t is bytearray else tuple(v), None if t is bytearray else frozenset(map(id, v))))
+        for v in ident_objs:
+            if id(v) not in done:
+                done.add(id(v))
+                try:
+                    own = get_dict(v, "__dict__") if not isinstance(v, (type, type(sys))) else None
+                except Exception:  # noqa: BLE001
+                    own = None
+                idents.append((v, type(v), own if type(own) is dict else None))
+    return entries, tuple(seqs), tuple(idents)
+
+
+def _instance_dict(obj: Any, *, _get=object.__getattribute__) -> Any:
+    return _get(obj, "__dict__")
+
+
+def _restore_held_list(seq: list[Any], items: tuple[Any, ...], ids: frozenset[int], *, _id=id, _tuple=tuple,
+                       _set=set, _list_set=list.__setitem__, _all=slice(None), _append=list.append) -> None:
+    """`seq` (a list a library holds) as it was, then what was added since, after it: an entry
+    put first (`sys.meta_path.insert(0, finder)`, `sys.path.insert(0, folder)`) or a value
+    replaced (`calendar.mdays[2] = 30`) no longer decides anything the library's own entries
+    decide; an appended one (`sys.path.append(folder)`, a program's own module folder) stays."""
+    seen, added = _set(ids), []
+    for x in _tuple(seq):
+        if _id(x) not in seen:
+            seen.add(_id(x))
+            _append(added, x)
+    _list_set(seq, _all, items + _tuple(added))
+
+
+def _restore_held_table(live: dict[Any, Any], items: tuple[tuple[Any, Any], ...], key_ids: frozenset[int],
+                        pre_modules: frozenset[str], *, _id=id, _list=list, _get=dict.get, _missing=object(),
+                        _setitem=dict.__setitem__, _delitem=dict.__delitem__, _isinstance=isinstance, _type=type,
+                        _flags=type.__dict__["__flags__"].__get__, _module=type.__dict__["__module__"].__get__) -> None:
+    """`live` (a dict a library holds: a dispatch table, a registry, a cache) with every entry
+    it had put back, and every entry added since for a class that existed before the program
+    (a builtin type, a library's class: `copy._deepcopy_dispatch[bytearray] = ...`) taken out.
+    An entry for a class of the program's own stays (`copyreg.pickle(MyClass, reducer)`)."""
+    for k, v in items:
+        if _get(live, k, _missing) is not v:
+            _setitem(live, k, v)
+    for k in _list(live):
+        if _id(k) not in key_ids and _isinstance(k, _type):
+            if not _flags(k) & _HEAP or _module(k) in pre_modules:
+                _delitem(live, k)
+
+
+def _root_keys(roots: Any) -> set[str]:
+    """The restorer's entry keys the roots give (restorer): each root's top and its classes."""
+    out: set[str] = set()
+    for root in roots:
+        out.add(root.split(".")[0])
+        out.add("class:" + root)
+    return out
+
+
+LOADED = "loaded"  # the restorer's key for every module loaded before the candidate
+_LOADED_SIZE = [-1]  # len(sys.modules) when _entries(LOADED) was taken
+
+
+def _loaded_names() -> list[str]:
+    """Every module in sys.modules now but the harness's, pytest's and the grader's own (their
+    state is the fingerprint's) and the program's: a library function reaches a module by name
+    at call time (`datetime.strptime` imports _strptime, a function's own `import`), not only
+    through the attributes _guarded follows (red team rt15: `_strptime._strptime_datetime`
+    patched). Only their dicts: a module's classes are guarded where the tests reach them."""
+    module_type = type(sys)
+    return [name for name, m in list(sys.modules.items())
+            if type(m) is module_type and name.split(".")[0] not in _WATCHED and name not in ("__main__", "solution")
+            and type(getattr(m, "__dict__", None)) is dict]
+
+
 def snapshot_common() -> None:
     """Take the snapshots of the modules in _COMMON that are already imported, of what they
     guard (_guarded, _classes) and of sys.modules (the worker calls this once after importing
@@ -380,6 +568,14 @@ def snapshot_common() -> None:
                     _SNAPSHOTS[module] = _snapshot(sys.modules[module])
             _entries(name.split(".")[0])
             _entries("class:" + name)
+    _held("sys")
+    try:  # datetime.strptime imports _strptime on first use and keeps it (in C) for good: loaded now, by us
+        import datetime
+
+        datetime.datetime.strptime("2000", "%Y")
+    except Exception:  # noqa: BLE001 - no strptime here: nothing to keep
+        pass
+    _entries(LOADED)
     # Not the grader's own package: the check's child removes it (zygote.forget_grader), and
     # restoring sys.modules must not bring it back within the candidate's reach.
     live, items, tag = _snapshot_dict(sys.modules)
@@ -403,6 +599,10 @@ def snapshot_libraries(modules: Any) -> None:
                 _SNAPSHOTS[module] = _snapshot(sys.modules[module])
         _entries(top)
         _entries("classes:" + top)
+        _held(top)
+        _held("classes:" + top)
+    _ENTRIES.pop(LOADED, None)  # the environment's modules are loaded now too
+    _entries(LOADED)
 
 
 # Built in the warm worker, before any check: each check child inherits its own copy (fork
@@ -475,10 +675,22 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     for top in _libraries([k for k in keys if not k.startswith("class:") and k not in _COMMON]):
         keys[top] = None
         keys["classes:" + top] = None
+    loaded = _entries(LOADED)
+    if _LOADED_SIZE[0] != len(sys.modules):  # imported since the worker's snapshot (the tests' own, just now)
+        _ENTRIES.pop(LOADED, None)
+        loaded = _entries(LOADED)
+    snaps.extend(loaded)
     for key in keys:
         snaps.extend(_entries(key))  # an entry twice is harmless: the second finds it restored
         if not key.startswith("class") and key not in _COMMON:
             names.extend(_guarded(key))
+    # What the modules and classes of the tests' packages hold, changed in place (_held): of
+    # every key but the harness's own roots (builtins, the runner, traceback), and of sys (its
+    # import machinery: meta_path, path_hooks, path).
+    harness_keys = {k for k in _root_keys(("builtins", __name__, strict.__name__, "traceback"))
+                    if k not in _root_keys(test_modules)}
+    held_dicts, held_seqs, held_idents = _held_state(("sys", *(k for k in keys if k not in harness_keys)))
+    snaps.extend(held_dicts)
     # sys.modules: every name bound before the candidate runs keeps its module (a module put
     # under "math" by the candidate is not what the tests' `import math` gets)
     mods_live, base, tag = _SYS_MODULES[0] if _SYS_MODULES else _snapshot_dict(sys.modules)
@@ -488,6 +700,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     # (live dict, items, the class it is the dict of or None) per entry, in a list this check
     # owns: adopt() replaces an entry. Held by the two functions' keyword-only defaults only (no
     # closure cell anyone can read).
+    pre_modules = frozenset(k for k, _ in base)
     table = [(live, items, owner) for live, items, _, owner in snaps]
     lives = tuple(live for live, _, _ in table)
     # The tag each dict had when it last matched its snapshot (None: no tags, compare all).
@@ -496,11 +709,48 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     def restore(*, _table=table, _lives=lives, _known=known, _changed=_DICTVER and _DICTVER.changed,
                 _tags=_DICTVER and _DICTVER.tags, _put_back=_DICTVER and _DICTVER.put_back, _get=dict.get,
                 _range=range, _len=len, _setattr=type.__setattr__, _delattr=type.__delattr__, _missing=object(),
-                _list=list, _set=set) -> None:
+                _list=list, _set=set, _seqs=held_seqs, _idents=held_idents, _type=type,
+                _obj_setattr=object.__setattr__, _get_dict=_instance_dict, _isinstance=isinstance,
+                _tuple=tuple, _clear=dict.clear, _update=dict.update, _list_type=list, _set_type=set,
+                _list_set=list.__setitem__, _set_clear=set.clear, _set_update=set.update,
+                _bytes_set=bytearray.__setitem__, _bytes=bytes, _frozenset=frozenset, _map=map, _id=id,
+                _is_not=__import__("operator").is_not, _any=any, _all=slice(None), _type_type=type,
+                _held=getattr(_DICTVER, "held", None), _restore_list=_restore_held_list,
+                _restore_table=_restore_held_table, _pre_modules=pre_modules) -> None:
+        # classes first (a swapped class decides what every later lookup finds), then dicts;
+        # _dictver.held finds what changed by identity in C (~1 us for numpy's 400 objects)
+        seq_todo, ident_todo = _held(_seqs, _idents) if _held is not None else (_range(_len(_seqs)), _range(_len(_idents)))
+        for j in ident_todo:
+            obj, cls, own = _idents[j]
+            if _type(obj) is not cls:
+                if _isinstance(obj, _type_type):
+                    _setattr(obj, "__class__", cls)
+                else:
+                    _obj_setattr(obj, "__class__", cls)
+            if own is not None and _get_dict(obj) is not own:
+                _obj_setattr(obj, "__dict__", own)
+        for j in seq_todo:
+            seq, items, ids = _seqs[j]
+            kind = _type(seq)
+            if kind is _list_type:
+                if _len(seq) != _len(items) or _any(_map(_is_not, seq, items)):
+                    _restore_list(seq, items, ids)
+            elif kind is _set_type:
+                _set_update(seq, items)  # what was taken out is back; what was added stays
+            elif _bytes(seq) != items:
+                _bytes_set(seq, _all, items)
         todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
         for i in todo:
             live, items, owner = _table[i]
-            if owner is None:
+            if _type(owner) is _tuple:  # a dict a module, class or instance holds
+                if owner[1] is not None:  # an instance's own dict: all of it (an added name shadows its class's)
+                    if _known is not None or _len(live) != _len(items) or _any(
+                            _get(live, k, _missing) is not v for k, v in items):
+                        _clear(live)
+                        _update(live, items)
+                else:
+                    _restore_table(live, items, owner[2], _pre_modules)
+            elif owner is None:
                 if _put_back:
                     _put_back(live, items)  # compares by identity without increfs (no page copied)
                 else:

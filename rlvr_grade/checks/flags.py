@@ -81,6 +81,11 @@ _REGEX_FALLBACK: list[tuple[str, re.Pattern]] = [
 ]
 
 
+# Methods that change a list, dict, set or bytearray in place.
+_IN_PLACE = frozenset(("append", "extend", "insert", "remove", "pop", "clear", "update", "setdefault", "add",
+                       "discard", "popitem", "sort", "reverse", "__setitem__", "__delitem__", "__init__"))
+
+
 def _dotted(node: ast.AST, aliases: dict[str, str]) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
@@ -184,6 +189,9 @@ class _Scanner:
         if isinstance(node.func, ast.Attribute) and node.func.attr == "replace":
             if any(k.arg and k.arg.startswith("co_") for k in node.keywords):
                 self.found.add("code_rewriting")
+        if (isinstance(node.func, ast.Attribute) and node.func.attr in _IN_PLACE
+                and self._held_by_module(node.func.value)):
+            self.found.add("module_patching")  # `sys.meta_path.insert(...)`, `mod.table.update(...)`
         if name:
             self._call_name(name)
             if name in ("types.ModuleType", "ModuleType"):
@@ -227,9 +235,19 @@ class _Scanner:
         if target.startswith(("sys.modules", "sys.meta_path", "sys.path_hooks")):
             self.found.add("sys_modules_tampering")
 
+    def _held_by_module(self, node: ast.AST) -> bool:
+        """`node` names something an imported module holds (`copy._deepcopy_dispatch`,
+        `calendar.mdays`, `json._default_decoder`): changed in place, the library's own state."""
+        dotted = _dotted(node, self.aliases) or ""
+        if dotted in ("sys.path", "sys.argv", "os.environ"):  # a program's own search path, arguments, environment
+            return False
+        return "." in dotted and dotted.split(".")[0] in self.modules
+
     def _assign_target(self, t: ast.AST) -> None:
         if isinstance(t, ast.Subscript):
             self._patched(_dotted(t.value, self.aliases) or "")
+            if self._held_by_module(t.value):
+                self.found.add("module_patching")
         elif isinstance(t, ast.Attribute):
             owner = _dotted(t.value, self.aliases) or ""
             self._patched(owner + "." + t.attr)
@@ -237,6 +255,8 @@ class _Scanner:
                 self.found.add("module_patching")
             if t.attr in ("__code__", "__globals__", "__closure__"):
                 self.found.add("code_rewriting")
+            if t.attr in ("__class__", "__dict__"):
+                self.found.add("module_patching")  # an object's class or namespace swapped
             if t.attr in _CMP_DUNDERS:
                 self.found.add("always_equal")
         elif isinstance(t, (ast.Tuple, ast.List)):

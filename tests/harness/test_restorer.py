@@ -237,3 +237,112 @@ def test_the_fingerprint_from_the_workers_base_still_finds_every_later_patch(mon
         assert sorted(changes()) == ["rlvr_harness.runner._NoGuard.arm", "rlvr_harness.runner.pytest_args"]
     finally:
         runner._FP_BASE.clear()
+
+
+def test_what_the_tests_libraries_hold_changed_in_place_is_put_back():
+    """Red team rt15: the module's dict still holds the same object when the candidate changes
+    that object in place (a dispatch table, a list, an instance's attributes or class, an ABC's
+    metaclass, the import machinery's lists). Each is put back; what a program adds for itself
+    (an appended sys.path folder, a copyreg entry for its own class) stays."""
+    import abc
+    import calendar
+    import copy
+    import copyreg
+    import json
+    import numbers
+    import sys
+
+    restore = runner.pristine_restorer(["calendar", "copy", "json", "numbers", "copyreg"])
+    mdays, dispatch, meta_path = list(calendar.mdays), dict(copy._deepcopy_dispatch), list(sys.meta_path)
+    path, pickles = list(sys.path), dict(copyreg.dispatch_table)
+
+    class Yes(abc.ABCMeta):
+        def __instancecheck__(cls, obj):
+            return True
+
+    class Encoder(json.JSONEncoder):
+        def encode(self, o):
+            return "0"
+
+    Own = type("Own", (), {"__module__": "solution"})  # a class of the program's module (imported after the snapshot)
+    assert "solution" not in sys.modules
+    finder, folder = object(), "/nonexistent-own-folder"
+    try:
+        calendar.mdays[2] = 30
+        copy._deepcopy_dispatch[list] = lambda x, memo, deepcopy=None: x  # an entry replaced
+        copy._deepcopy_dispatch[bytearray] = lambda x, memo, deepcopy=None: x  # one added for a builtin type
+        copyreg.dispatch_table[Own] = lambda o: (Own, ())  # the program's own class: stays
+        json._default_decoder.decode = lambda s, *a, **k: 0  # shadows the class's method
+        json._default_encoder.__class__ = Encoder
+        numbers.Integral.__class__ = Yes
+        sys.meta_path.insert(0, finder)
+        sys.path.insert(0, folder)
+        restore()
+        assert calendar.monthrange(2023, 2)[1] == 28 and calendar.mdays == mdays
+        xs, raw = [1], bytearray(b"a")
+        assert copy.deepcopy(xs) is not xs and copy.deepcopy(raw) is not raw
+        assert json.loads("2") == 2 and json.dumps(2) == "2" and "decode" not in vars(json._default_decoder)
+        assert not isinstance("x", numbers.Integral) and type(numbers.Integral) is abc.ABCMeta
+        # put first, they no longer decide first; they are not taken away from the program
+        assert sys.meta_path[:len(meta_path)] == meta_path and sys.meta_path[-1] is finder
+        assert sys.path[:len(path)] == path and sys.path[-1] == folder
+        assert copyreg.dispatch_table.get(Own) is not None
+    finally:
+        calendar.mdays[:] = mdays
+        copy._deepcopy_dispatch.clear()
+        copy._deepcopy_dispatch.update(dispatch)
+        copyreg.dispatch_table.clear()
+        copyreg.dispatch_table.update(pickles)
+        vars(json._default_decoder).pop("decode", None)
+        json._default_encoder.__class__ = json.JSONEncoder
+        if type(numbers.Integral) is Yes:
+            numbers.Integral.__class__ = abc.ABCMeta
+        sys.meta_path[:] = meta_path
+        sys.path[:] = path
+
+
+def test_held_changes_are_found_by_identity_in_c():
+    """_dictver.held: a list or set with another object or order, a bytearray with other bytes,
+    an object with another class or another dict: changed; nothing else."""
+    if runner._DICTVER is None or not hasattr(runner._DICTVER, "held"):
+        pytest.skip("harness/_dictver was not built here: restore() compares in Python")
+    held = runner._DICTVER.held
+
+    class A:
+        pass
+
+    class B(A):
+        pass
+
+    a, items, bag, raw = A(), [1, "x"], {1, 2}, bytearray(b"ab")
+    a.x = 1
+    seqs = ((items, tuple(items)), (bag, tuple(bag)), (raw, bytes(raw)))
+    idents = ((a, A, vars(a)), (A, type, None))
+    assert held(seqs, idents) == ([], [])
+    items[0], bag_before = 2, set(bag)
+    bag.add(3)
+    raw[0] = 0
+    a.__class__ = B
+    assert held(seqs, idents) == ([0, 1, 2], [0])
+    a.__class__ = A
+    a.__dict__ = {"x": 1}  # an equal dict is another object
+    assert held(seqs, idents)[1] == [0]
+    assert bag_before == {1, 2}
+
+
+def test_a_module_reached_by_name_not_by_attribute_is_put_back():
+    """datetime.strptime imports _strptime in C and calls its function: no module the tests
+    import holds _strptime as an attribute. Every module loaded before the candidate is put
+    back by name (red team rt15, module_reached_by_name_patched)."""
+    import _strptime
+    import datetime
+
+    restore = runner.pristine_restorer(["datetime"])
+    real = _strptime._strptime_datetime
+    try:
+        _strptime._strptime_datetime = lambda cls, s, fmt="": cls(2000, 1, 1)
+        restore()
+        assert _strptime._strptime_datetime is real
+        assert datetime.datetime.strptime("2024-03-02", "%Y-%m-%d") == datetime.datetime(2024, 3, 2)
+    finally:
+        _strptime._strptime_datetime = real
