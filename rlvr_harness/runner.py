@@ -1250,6 +1250,11 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "iscoroutinefunction": inspect.iscoroutinefunction, "forked": helpers[strict.FORKED], "exit": os._exit,
         "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
         "subtest_report": _subtest_report_type(),
+        # a parametrized test's values as collected: (its callspec, the params dict, ((name,
+        # value), ...)) by node id (pytest_collection_finish), checked before it runs
+        "params": {}, "direct_param": _direct_param_func(), "params_kept": _params_kept,
+        "dict_items": dict.items, "missing": object(),
+        "params_changed": "a parametrized value of the test was changed after collection",
         "error": RuntimeError, "as_str": str.__str__, "testfile": testfile, "defs": defs,
         "not_genuine": "the collected test is not the test file's function", "send": report,
         "__code__": type(make_recorder).__dict__["__code__"].__get__, "base_exc": BaseException,
@@ -1368,6 +1373,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         if _s["forked"][0]:
             _s["exit"](1)  # a process the candidate forked runs no test (strict.fork_flag)
         _s["collected"].extend(_s["tuple"](item.nodeid for item in session.items))
+        params, getattr_ = _s["params"], _s["getattr"]
+        for item in session.items:
+            spec = getattr_(item, "callspec", None)
+            if spec is not None:
+                values = spec.params
+                params[item.nodeid] = (spec, values, _s["tuple"](_s["dict_items"](values)))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(pyfuncitem, *, _s=state):  # noqa: ANN001, ANN202 - pytest hook
@@ -1385,6 +1396,12 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             _s["bodies"][key] = [0, 0]
         funcargs = pyfuncitem.funcargs
         args = {name: funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        collected = _s["params"].get(nodeid)
+        if collected is not None and not _s["params_kept"](pyfuncitem, collected, args, _s):
+            # setup_module (a star import brings the program's) and every fixture run before
+            # this: pytest's items are the candidate's to reach (red team rt15)
+            ran[nodeid] = "error:" + _s["params_changed"]
+            raise _s["error"](_s["params_changed"])
         try:
             result = fn(**args)
         except _s["base_exc"] as exc:
@@ -1555,6 +1572,36 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                         pytest_pyfunc_call=pytest_pyfunc_call, pytest_fixture_setup=pytest_fixture_setup,
                         pytest_runtest_setup=pytest_runtest_setup, pytest_runtest_logreport=pytest_runtest_logreport)
     return plugin
+
+
+def _direct_param_func() -> Any:
+    """pytest's function behind a directly parametrized argument (its pseudo fixture), or None."""
+    try:
+        from _pytest.python import get_direct_param_fixture_func
+    except ImportError:
+        return None
+    return get_direct_param_fixture_func
+
+
+def _params_kept(item: Any, collected: tuple[Any, ...], args: dict[str, Any], s: dict[str, Any]) -> bool:
+    """The parametrized values the test runs with are those pytest collected: the same
+    callspec and dict, each value the same object, and a directly parametrized argument given
+    that very value. `setup_module` of the program's (a star import brings it) rewrote
+    `item.callspec.params["want"]` to what the program answers. By identity only: a test may
+    change the lists it is given in place (an in-place sort), which later tests then share."""
+    spec, values, entries = collected
+    getattr_, missing = s["getattr"], s["missing"]
+    if getattr_(item, "callspec", None) is not spec or spec.params is not values or s["len"](values) != s["len"](entries):
+        return False
+    fixturedefs = item._fixtureinfo.name2fixturedefs
+    for name, value in entries:
+        if s["dict_get"](values, name, missing) is not value:
+            return False
+        if name in args and args[name] is not value:
+            defs = s["dict_get"](fixturedefs, name, None)
+            if defs and getattr_(defs[-1], "func", None) is s["direct_param"]:
+                return False
+    return True
 
 
 def _outcome_exception() -> type[BaseException]:
