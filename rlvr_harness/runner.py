@@ -1681,6 +1681,7 @@ def _watched_modules() -> list[str]:
 def prepare_fingerprint() -> None:
     """Take the fingerprint's base in the warm worker, before any fork (the checks inherit it)."""
     names = _watched_modules()
+    _FP_INSTANCES[:] = _fp_instance_list()
     spaces = tuple(_fp_spaces(names))
     _FP_BASE[:] = [(frozenset(names), spaces, _fp_tags(tuple(s[3] for s in spaces)))]
 
@@ -1709,17 +1710,68 @@ def _fingerprinter() -> Callable[[], list[str]]:
     holders = tuple(s[3] for s in spaces)
     entries_of = tuple(s[4] for s in spaces)
     start = _fp_tags(holders) if changed_since is not None else None
+    instances = _fp_instances()
 
-    def changes() -> list[str]:
+    def changes(*, _type=type, _get_dict=_instance_dict) -> list[str]:
         out = []
         for i in (changed_since(holders, _list(start)) if start is not None else _range(_len(entries_of))):
             for prefix, attr, get, ns, ident in entries_of[i]:
                 now = get(ns, attr, missing)
                 if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
                     out.append(f"{prefix}.{attr}")
+        for label, obj, cls, own, public in instances:
+            if _type(obj) is not cls or _get_dict(obj) is not own:
+                out.append(label)
+                continue
+            now = [(k, _id(v)) for k, v in own.items() if not k.startswith("_")]
+            if now != _list(public):
+                out.append(f"{label}.{now[-1][0] if now else ''}")
         return out
 
     return changes
+
+
+_FP_INSTANCES: list[tuple[str, Any]] = []  # (label, object): pytest's module-level instances (prepare_fingerprint)
+
+
+def _fp_instance_list() -> list[tuple[str, Any]]:
+    """The objects of pytest's and pluggy's own classes that their modules hold (`pytest.mark`,
+    the MarkGenerator the tests' decorators are made by): their own dicts and classes are no
+    module's or class's namespace the fingerprint covers (red team rt15: `pytest.mark.parametrize
+    = ...` set on the instance, before the tests' module body ran, rewrote every case)."""
+    out: list[tuple[str, Any]] = []
+    seen: set[int] = set()
+    module_type = type(sys)
+    for name in _watched_modules():
+        mod = sys.modules.get(name)
+        parts = name.split(".")
+        if type(mod) is not module_type or parts[0] not in ("pytest", "_pytest", "pluggy") or any(
+                p.startswith("_") for p in parts[1:]):  # a private module's objects (py.error's lazy errno cache)
+            continue
+        for attr, v in list(vars(mod).items()):
+            t = type(v)
+            where = t.__dict__.get("__module__") if isinstance(t.__dict__.get("__module__"), str) else ""
+            if (id(v) in seen or isinstance(v, type) or t is module_type or not where.startswith(("_pytest", "pytest", "pluggy"))
+                    or not t.__dictoffset__):
+                continue
+            seen.add(id(v))
+            out.append((f"{name}.{attr}", v))
+    return out
+
+
+def _fp_instances() -> tuple[tuple[Any, ...], ...]:
+    """(label, object, its class, its dict, its public entries by id) per _FP_INSTANCES, now."""
+    if not _FP_INSTANCES:
+        _FP_INSTANCES.extend(_fp_instance_list())
+    out = []
+    for label, obj in _FP_INSTANCES:
+        try:
+            own = _instance_dict(obj)
+        except Exception:  # noqa: BLE001 - no instance dict: nothing of it to compare
+            continue
+        if type(own) is dict:
+            out.append((label, obj, type(obj), own, tuple((k, id(v)) for k, v in own.items() if not k.startswith("_"))))
+    return tuple(out)
 
 
 def pytest_args(testfile: str, testdir: str) -> list[str]:
