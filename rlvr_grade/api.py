@@ -349,6 +349,14 @@ class Grader:
         policy or machine: flags from the completion's text and the --on-suspicious policy;
         for a missing module, which built environment provides it."""
         outcome = scoring.apply_flags(outcome, scan_flags(check.program), self.options.reward)
+        if "halted; None in sys.modules" in outcome.error:
+            # a module the tests import that the environment lacks is held absent in sys.modules
+            # (runner.restorer: a program's own stand-in is no module of the environment's);
+            # Python's words for it then are these: say it as every other missing module says it
+            import re
+
+            outcome = replace(outcome, error=re.sub(r"import of ([A-Za-z_][\w.]*) halted; None in sys\.modules",
+                                                    r"No module named '\1'", outcome.error))
         if "No module named" in outcome.error and outcome.status in ("runtime_error", "fail", "compile_error"):
             try:
                 hint = self._module_hint(outcome.error, check.env)

@@ -650,6 +650,11 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
 
     snaps: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None, Any]] = []
     names: list[str] = []
+    # Modules the tests import that this environment does not have: None under their names in
+    # sys.modules at every restore, so the tests' import fails as it would for any program. A
+    # program put its own numpy in sys.modules (or numpy.py beside itself), whose allclose said
+    # yes, where the tests' `import numpy` had no numpy to find (red team rt15).
+    absent: list[str] = []
     module_type = type(sys)
     for root in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
         if root not in sys.modules:
@@ -659,6 +664,11 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 continue  # an attribute of the module (np.testing.assert_allclose), not a submodule
             try:
                 importlib.import_module(root)
+            except ModuleNotFoundError as exc:  # the test's own import will say what is wrong ...
+                missing = exc.name
+                if type(missing) is str and (root == missing or root.startswith(missing + ".")):
+                    absent.append(missing)  # ... and it says so whatever the program does (below)
+                continue
             except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
                 continue
     keys: dict[str, None] = {}
@@ -696,6 +706,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     mods_live, base, tag = _SYS_MODULES[0] if _SYS_MODULES else _snapshot_dict(sys.modules)
     have = {k for k, _ in base} if names else ()
     added = tuple((n, sys.modules[n]) for n in dict.fromkeys(names) if n not in have)
+    added += tuple((n, None) for n in dict.fromkeys(absent) if n not in sys.modules)
     snaps.append((mods_live, base + added, None if added else tag, None))
     # (live dict, items, the class it is the dict of or None) per entry, in a list this check
     # owns: adopt() replaces an entry. Held by the two functions' keyword-only defaults only (no

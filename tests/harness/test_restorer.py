@@ -346,3 +346,21 @@ def test_a_module_reached_by_name_not_by_attribute_is_put_back():
         assert datetime.datetime.strptime("2024-03-02", "%Y-%m-%d") == datetime.datetime(2024, 3, 2)
     finally:
         _strptime._strptime_datetime = real
+
+
+def test_a_module_the_tests_import_and_the_environment_lacks_stays_missing():
+    """Red team rt15: the tests' `import sympy` had no sympy to find, and the program put one of
+    its own in sys.modules (or sympy.py beside itself). A module the tests import that fails to
+    import before the candidate is held absent (None in sys.modules) at every restore."""
+    import sys
+    import types
+
+    name = "rlvr_module_nobody_has"
+    restore = runner.pristine_restorer([name])
+    try:
+        sys.modules[name] = types.ModuleType(name)
+        restore()
+        with pytest.raises(ModuleNotFoundError):
+            __import__(name)
+    finally:
+        sys.modules.pop(name, None)
