@@ -244,6 +244,7 @@ _CLASS_SNAPSHOTS: dict[int, tuple[type, dict[str, Any], tuple[tuple[str, Any], .
 _GUARDED: dict[str, tuple[str, ...]] = {}
 GRADER = "rlvr_grade"  # the grader's package: in the worker's memory, never a check's to import
 _SYS_MODULES: list[tuple[dict[str, Any], tuple[tuple[str, Any], ...], int | None]] = []  # sys.modules' snapshot in the worker
+_PRE_MODULES: list[frozenset[str]] = []  # its names, once
 _HEAP, _IMMUTABLE = 1 << 9, 1 << 8  # Py_TPFLAGS_HEAPTYPE, Py_TPFLAGS_IMMUTABLETYPE
 
 
@@ -352,11 +353,13 @@ def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
                 out.append((live, items, tag, c))
         elif key == LOADED:  # every module loaded before any candidate, by name (_loaded_names)
             _LOADED_SIZE[0] = len(sys.modules)
+            _LOADED_NAMES[0] = frozenset(_loaded_names())
             for name in _loaded_names():
                 snap = _SNAPSHOTS.get(name)
                 if snap is None or snap[0] is not sys.modules[name].__dict__:
                     snap = _SNAPSHOTS[name] = _snapshot(sys.modules[name])
                 out.append((*snap, None))
+            _LOADED_STATIC[:] = [(tuple(e[0] for e in out), tuple(e[1] for e in out), tuple(e[2] for e in out))]
         elif key.startswith("classes:"):  # every class of every module the package guards, once each
             seen: set[int] = set()
             for name in _guarded(key[8:]):
@@ -379,7 +382,6 @@ def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
 # objects (dicts, sequences, objects whose class is held); their values are taken per check
 # (_held_state), a dict's from the worker's copy while its version tag has not moved.
 _HELD_CACHE: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
-_HELD_ITEMS: dict[int, tuple[dict[Any, Any], tuple[tuple[Any, Any], ...], int | None]] = {}
 _HELD = object()  # the owner mark of a held dict in the restorer's table
 _HELD_SEQS = (list, set, bytearray)
 
@@ -405,8 +407,7 @@ def _held(key: str) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
     get_dict = object.__getattribute__
     # every module's own dict (`__builtins__` in a module's dict is builtins' dict) and
     # sys.modules are the restorer's module entries, put back by name, never wholesale
-    skip = {id(m.__dict__) for m in list(sys.modules.values()) if type(m) is module_type}
-    skip.add(id(sys.modules))
+    skip = {id(sys.modules)}
     dicts: list[tuple[Any, Any]] = []
     seqs: list[Any] = []
     idents: list[Any] = []
@@ -434,7 +435,10 @@ def _held(key: str) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
                 continue
             if t is dict:
                 seen.add(id(v))
-                dicts.append((v, None))
+                name = v.get("__name__")
+                held_by = sys.modules.get(name) if type(name) is str else None
+                if held_by is None or getattr(held_by, "__dict__", None) is not v:
+                    dicts.append((v, None))
             elif t in _HELD_SEQS:
                 seen.add(id(v))
                 seqs.append(v)
@@ -451,49 +455,72 @@ def _held(key: str) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
                 if type(own) is dict and id(own) not in skip:
                     dicts.append((own, v))
     hit = _HELD_CACHE[key] = (tuple(dicts), tuple(seqs), tuple(idents))
-    for d, _obj in hit[0]:
-        _held_items(d)
     return hit
-
-
-def _held_items(d: dict[Any, Any]) -> tuple[tuple[Any, Any], ...]:
-    """`d`'s items now: the copy taken before (in the worker) while its version tag has not moved."""
-    tag = _DICTVER.tags((d,))[0] if _DICTVER is not None else None
-    snap = _HELD_ITEMS.get(id(d))
-    if snap is None or snap[0] is not d or tag is None or snap[2] != tag:
-        snap = _HELD_ITEMS[id(d)] = (d, tuple(d.items()), tag)
-    return snap[1]
 
 
 def _held_state(keys: Any) -> tuple[list[tuple[Any, ...]], tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
     """For the restorer, taken now (before the candidate): (table entries of the held dicts,
-    (sequence, its items, the ids of a set's items), (object, its class, its own dict or None))."""
-    get_dict = object.__getattribute__
+    (sequence, its items, the ids of its items), (object, its class, its own dict or None)).
+    Each key's are taken once (in the worker for _COMMON's, sys and the preloaded libraries:
+    _held_key_state); here only what changed since is taken again (found by identity in C and
+    by dict version tags: reading every value again copied its page into each check)."""
     entries: list[tuple[Any, ...]] = []
     seqs: list[tuple[Any, ...]] = []
     idents: list[tuple[Any, ...]] = []
-    done: set[int] = set()
     for key in keys:
-        dicts, seq_objs, ident_objs = _held(key)
-        for d, obj in dicts:
-            if id(d) not in done:
-                done.add(id(d))
-                items = _held_items(d)
-                entries.append((d, items, _HELD_ITEMS[id(d)][2], (_HELD, obj, frozenset(id(k) for k, _v in items))))
-        for v in seq_objs:
-            if id(v) not in done:
-                done.add(id(v))
-                t = type(v)
-                seqs.append((v, bytes(v) if t is bytearray else tuple(v), None if t is bytearray else frozenset(map(id, v))))
-        for v in ident_objs:
-            if id(v) not in done:
-                done.add(id(v))
-                try:
-                    own = get_dict(v, "__dict__") if not isinstance(v, (type, type(sys))) else None
-                except Exception:  # noqa: BLE001
-                    own = None
-                idents.append((v, type(v), own if type(own) is dict else None))
+        e, q, i = _held_key_state(key)
+        entries.extend(e)
+        seqs.extend(q)
+        idents.extend(i)
+    if _DICTVER is not None and hasattr(_DICTVER, "held"):
+        moved = _DICTVER.changed(tuple(e[0] for e in entries), [e[2] for e in entries])
+        seq_moved, ident_moved = _DICTVER.held(tuple(seqs), tuple(idents))
+    else:
+        moved, seq_moved, ident_moved = range(len(entries)), range(len(seqs)), range(len(idents))
+    for j in moved:
+        d, _items, _tag, (mark, obj, _ids) = entries[j]
+        items = tuple(d.items())
+        entries[j] = (d, items, _tags_now(d), (mark, obj, None if obj is not None else frozenset(id(k) for k, _v in items)))
+    for j in seq_moved:
+        seqs[j] = _seq_state(seqs[j][0])
+    for j in ident_moved:
+        idents[j] = _ident_state(idents[j][0])
     return entries, tuple(seqs), tuple(idents)
+
+
+_HELD_STATE: dict[str, tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
+
+
+def _held_key_state(key: str) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    hit = _HELD_STATE.get(key)
+    if hit is None:
+        dicts, seq_objs, ident_objs = _held(key)
+        entries = []
+        for d, obj in dicts:
+            items = tuple(d.items())  # an instance's dict is put back whole: no ids of its keys needed
+            entries.append((d, items, _tags_now(d), (_HELD, obj, None if obj is not None else frozenset(id(k) for k, _v in items))))
+        hit = _HELD_STATE[key] = (tuple(entries), tuple(_seq_state(v) for v in seq_objs),
+                                  tuple(_ident_state(v) for v in ident_objs))
+    return hit
+
+
+def _tags_now(d: dict[Any, Any]) -> int | None:
+    return _DICTVER.tags((d,))[0] if _DICTVER is not None else None
+
+
+def _seq_state(v: Any) -> tuple[Any, ...]:
+    t = type(v)
+    return (v, bytes(v), None) if t is bytearray else (v, tuple(v), frozenset(map(id, v)))
+
+
+def _ident_state(v: Any) -> tuple[Any, ...]:
+    own = None
+    if not isinstance(v, (type, type(sys))):
+        try:
+            own = object.__getattribute__(v, "__dict__")
+        except Exception:  # noqa: BLE001 - no instance dict: its class is still held
+            own = None
+    return (v, type(v), own if type(own) is dict else None)
 
 
 def _instance_dict(obj: Any, *, _get=object.__getattribute__) -> Any:
@@ -541,7 +568,12 @@ def _root_keys(roots: Any) -> set[str]:
 
 
 LOADED = "loaded"  # the restorer's key for every module loaded before the candidate
+# (lives, items, tags) of _entries(LOADED) as three tuples, built where it was taken (the
+# worker): a check holds each tuple whole, so nothing in them is increfed (no page copied) until
+# a module's dict changes.
+_LOADED_STATIC: list[tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = []
 _LOADED_SIZE = [-1]  # len(sys.modules) when _entries(LOADED) was taken
+_LOADED_NAMES: list[frozenset[str]] = [frozenset()]  # the names it took
 
 
 def _loaded_names() -> list[str]:
@@ -568,7 +600,9 @@ def snapshot_common() -> None:
                     _SNAPSHOTS[module] = _snapshot(sys.modules[module])
             _entries(name.split(".")[0])
             _entries("class:" + name)
-    _held("sys")
+            _held_key_state(name.split(".")[0])
+            _held_key_state("class:" + name)
+    _held_key_state("sys")
     try:  # datetime.strptime imports _strptime on first use and keeps it (in C) for good: loaded now, by us
         import datetime
 
@@ -580,6 +614,7 @@ def snapshot_common() -> None:
     # restoring sys.modules must not bring it back within the candidate's reach.
     live, items, tag = _snapshot_dict(sys.modules)
     _SYS_MODULES[:] = [(live, tuple(kv for kv in items if kv[0] != GRADER and not kv[0].startswith(GRADER + ".")), tag)]
+    _PRE_MODULES[:] = [frozenset(k for k, _ in _SYS_MODULES[0][1])]
     # The registry of trusted code takes everything alive now, the harness included, and the
     # hook, installed here, sees every module the checks import before their candidate runs.
     guard = Guard()
@@ -599,8 +634,8 @@ def snapshot_libraries(modules: Any) -> None:
                 _SNAPSHOTS[module] = _snapshot(sys.modules[module])
         _entries(top)
         _entries("classes:" + top)
-        _held(top)
-        _held("classes:" + top)
+        _held_key_state(top)
+        _held_key_state("classes:" + top)
     _ENTRIES.pop(LOADED, None)  # the environment's modules are loaded now too
     _entries(LOADED)
 
@@ -685,11 +720,16 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     for top in _libraries([k for k in keys if not k.startswith("class:") and k not in _COMMON]):
         keys[top] = None
         keys["classes:" + top] = None
-    loaded = _entries(LOADED)
+    _entries(LOADED)
+    loaded_lives, loaded_items, loaded_tags = _LOADED_STATIC[0]
+    loaded_known = list(loaded_tags) if _DICTVER is not None else None
     if _LOADED_SIZE[0] != len(sys.modules):  # imported since the worker's snapshot (the tests' own, just now)
-        _ENTRIES.pop(LOADED, None)
-        loaded = _entries(LOADED)
-    snaps.extend(loaded)
+        known_names, module_type = _LOADED_NAMES[0], type(sys)
+        for name in [n for n in list(sys.modules) if n not in known_names]:
+            mod = sys.modules[name]
+            if (type(mod) is module_type and name.split(".")[0] not in _WATCHED and name not in ("__main__", "solution")
+                    and type(getattr(mod, "__dict__", None)) is dict):
+                snaps.append((*_snapshot(mod), None))
     for key in keys:
         snaps.extend(_entries(key))  # an entry twice is harmless: the second finds it restored
         if not key.startswith("class") and key not in _COMMON:
@@ -711,7 +751,8 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     # (live dict, items, the class it is the dict of or None) per entry, in a list this check
     # owns: adopt() replaces an entry. Held by the two functions' keyword-only defaults only (no
     # closure cell anyone can read).
-    pre_modules = frozenset(k for k, _ in base)
+    pre_modules = _PRE_MODULES[0] if _PRE_MODULES else frozenset(k for k, _ in base)
+    loaded_own: dict[int, tuple[tuple[str, Any], ...]] = {}  # adopt()'s items for a LOADED module, by index
     table = [(live, items, owner) for live, items, _, owner in snaps]
     lives = tuple(live for live, _, _ in table)
     # The tag each dict had when it last matched its snapshot (None: no tags, compare all).
@@ -727,7 +768,20 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _bytes_set=bytearray.__setitem__, _bytes=bytes, _frozenset=frozenset, _map=map, _id=id,
                 _is_not=__import__("operator").is_not, _any=any, _all=slice(None), _type_type=type,
                 _held=getattr(_DICTVER, "held", None), _restore_list=_restore_held_list,
-                _restore_table=_restore_held_table, _pre_modules=pre_modules) -> None:
+                _restore_table=_restore_held_table, _pre_modules=pre_modules, _llives=loaded_lives,
+                _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> None:
+        # every module loaded before the candidate (LOADED): by name, found changed by tag
+        for i in (_changed(_llives, _lknown) if _lknown is not None else _range(_len(_llives))):
+            live = _llives[i]
+            items = _get(_lown, i, _litems[i])
+            if _put_back:
+                _put_back(live, items)
+            else:
+                for k, v in items:
+                    if _get(live, k, _missing) is not v:
+                        live[k] = v
+            if _lknown is not None:
+                _lknown[i] = _tags((live,))[0]
         # classes first (a swapped class decides what every later lookup finds), then dicts;
         # _dictver.held finds what changed by identity in C (~1 us for numpy's 400 objects)
         seq_todo, ident_todo = _held(_seqs, _idents) if _held is not None else (_range(_len(_seqs)), _range(_len(_idents)))
@@ -781,8 +835,19 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _known[i] = _tags((live,))[0]
 
     def adopt(target: Any, names: Any, *, _table=table, _known=known, _tags=_DICTVER and _DICTVER.tags,
-              _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate) -> None:
+              _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate, _llives=loaded_lives,
+              _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> None:
         """`target`: a module's dict, or a class (its entry is found by the class)."""
+        for i, live in _enumerate(_llives):
+            if live is target:
+                now = _dict(_lown.get(i, _litems[i]))
+                for name in names:
+                    value = live.get(name, _missing)
+                    if value is not _missing:
+                        now[name] = value
+                _lown[i] = _tuple(now.items())
+                if _lknown is not None:
+                    _lknown[i] = _tags((live,))[0]
         for i, (live, items, owner) in _enumerate(_table):
             if live is target or (owner is not None and owner is target):
                 now = _dict(items)
