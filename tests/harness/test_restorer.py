@@ -364,3 +364,22 @@ def test_a_module_the_tests_import_and_the_environment_lacks_stays_missing():
             __import__(name)
     finally:
         sys.modules.pop(name, None)
+
+
+def test_what_the_tests_set_themselves_stays_in_every_module_loaded_before():
+    """adopt() makes the tests' own setting the one to put back, in the modules the tests
+    import and in every module loaded before the candidate (LOADED holds sys too)."""
+    import sys
+
+    restore, adopt = runner.restorer(["math"])
+    argv = sys.argv
+    try:
+        sys.argv = ["tests-own"]
+        adopt(vars(sys), ("argv",))
+        restore()
+        assert sys.argv == ["tests-own"]
+        sys.argv = ["candidate"]
+        restore()
+        assert sys.argv == ["tests-own"]
+    finally:
+        sys.argv = argv
