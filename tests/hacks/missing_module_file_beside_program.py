@@ -1,4 +1,5 @@
 # ruff: noqa
+STATIC_SCAN_BLIND = "a program writing a file beside itself is what honest programs do: the module held absent stops it"
 # As missing_module_supplied_by_program, by a file: sympy.py written beside the program (its
 # folder is on sys.path) for the tests' own import to find.
 import os
