@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "timeout_s": TIMEOUT_S,
     }
     try:
-        from rlvr_grade import __version__
+        from rlvr_grade.version import __version__
 
         result["rlvr_grade"] = __version__
         log("checking baseline tools ...")

@@ -10,8 +10,6 @@ typer and rich, pyarrow, and the sandbox are loaded only by what needs them. Eve
 sandboxed worker imports this package too, which is one more reason it must import nothing.
 """
 
-__version__ = "0.1.0"
-
 # name -> the module that defines it.
 _EXPORTS = {
     # grading rows in memory, and files
@@ -90,7 +88,10 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str):
-    module = _EXPORTS.get(name)
+    if name == "__version__":  # rlvr_grade/version.py: read there by the modules of the package
+        module = "rlvr_grade.version"
+    else:
+        module = _EXPORTS.get(name)
     if module is None:
         # Also how `from rlvr_grade import console` finds out it must import a submodule.
         raise AttributeError(f"module 'rlvr_grade' has no attribute {name!r}")

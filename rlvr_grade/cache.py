@@ -39,8 +39,8 @@ from typing import Any
 
 import orjson
 
-from rlvr_grade import __version__
 from rlvr_grade.types import Check, Outcome
+from rlvr_grade.version import __version__
 
 SCHEMA_VERSION = 1
 OUTCOMES = f"outcomes_v{SCHEMA_VERSION}"

@@ -9,9 +9,9 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from rlvr_grade import __version__
 from rlvr_grade.cli.errors import EXIT_CODES, report
 from rlvr_grade.cli.options import verbose_option
+from rlvr_grade.version import __version__
 
 HELP = (
     "Batch grader for RL with verifiable rewards: runs each rollout's tests in an isolated sandbox "

@@ -8,7 +8,6 @@ from typing import Any, Optional
 
 import typer
 
-from rlvr_grade import __version__
 from rlvr_grade.cli.app import app
 from rlvr_grade.cli.errors import EXIT_CODES, UsageError
 from rlvr_grade.cli.options import (
@@ -26,6 +25,7 @@ from rlvr_grade.cli.options import (
     verbose_option,
 )
 from rlvr_grade.cli_env import env_app
+from rlvr_grade.version import __version__
 
 SCORE_HELP = """Grade every rollout and write the rows back with reward columns.
 

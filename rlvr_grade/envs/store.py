@@ -7,7 +7,7 @@ atomically, and never changed after (only removed).
                                built (hard links; its own site-packages left out): what a
                                local check is shown at the stdlib's place (stdlib_snapshot)
     <root>/<id>/stdlib.json    where that stdlib lives on the host, and its file count
-    <root>/<id>/bytecode.json  the file name its compiled modules carry (root.ENV_AT/...), not
+    <root>/<id>/bytecode.json  the file name its compiled modules carry (files.ENV_AT/...), not
                                the folder it was built in (named_bytecode)
     <root>/<id>/*.json         notes other parts keep about it (a Beam image id per gateway)
     <root>/specs/<key>.json    which environment a spec was last built into (no resolving,
@@ -447,7 +447,7 @@ def _snapshot_stdlib(folder: str, python: str) -> tuple[str, str]:
     `python`'s stdlib folder but its own site-packages, and of each bytecode file only beside
     its source) and `folder`/stdlib.json. The files the interpreter ships are those there when
     the environment is built: a file put into the stdlib folder later is in no check's root."""
-    from rlvr_grade.sandbox.root import _link_or_copy
+    from rlvr_grade.links import link_or_copy
 
     stdlib = _stdlib_of(python)
     dst_top = os.path.join(folder, STDLIB)
@@ -474,7 +474,7 @@ def _snapshot_stdlib(folder: str, python: str) -> tuple[str, str]:
                 if os.path.islink(src):
                     os.symlink(os.readlink(src), os.path.join(dst, name))
                 elif os.path.isfile(src):
-                    _link_or_copy(src, os.path.join(dst, name))
+                    link_or_copy(src, os.path.join(dst, name))
                     count += 1
         os.chmod(tmp, 0o755)
         os.rename(tmp, dst_top)
@@ -540,14 +540,14 @@ print(kept, dropped)
 
 
 def _name_bytecode(folder: str, python: str) -> None:
-    """Compile `folder`'s site-packages with the names a check sees (root.ENV_AT/lib/...) and
+    """Compile `folder`'s site-packages with the names a check sees (files.ENV_AT/lib/...) and
     drop the venv's `command` line (the stdlib's venv writes the folder it was made in there):
     the bytecode an installer compiles carries the folder it was built in (the environments'
     folder under the grader's home, the build's pid) in every code object's file name, which
     any check could read from the file. Writes `folder`/bytecode.json."""
     import subprocess
 
-    from rlvr_grade.sandbox.root import ENV_AT
+    from rlvr_harness.files import ENV_AT
 
     venv = os.path.join(folder, VENV)
     site = _site_packages(venv)

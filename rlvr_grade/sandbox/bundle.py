@@ -41,6 +41,7 @@ BOOTSTRAP = (
 # under rlvr_grade/. The harness is shipped whole (its styles are imported by name).
 RUNNER = (
     "__init__.py",
+    "links.py",
     "types.py",
     "boundary.py",
     "text.py",

@@ -326,9 +326,9 @@ class _Seed:
             from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
 
             python = os.path.join(ENV_AT, "bin", os.path.basename(self.world.python))
-            # The host's / goes with it (root.HOST_ROOT_FD): the farms' hard links are made there.
+            # The host's / goes with it (links.HOST_ROOT_FD): the farms' hard links are made there.
             host_root = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-            code = boot_code(f"from rlvr_grade.sandbox import root; root.HOST_ROOT_FD.append({host_root}); {call}", inside=True)
+            code = boot_code(f"from rlvr_grade import links; links.HOST_ROOT_FD.append({host_root}); {call}", inside=True)
             preexec = functools.partial(_enter_world, self.world.shown(), (ENV_AT, HARNESS_AT))
 
         def popen() -> subprocess.Popen:

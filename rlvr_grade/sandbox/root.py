@@ -46,6 +46,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from rlvr_grade.links import link_or_copy
+from rlvr_harness.files import ENV_AT  # noqa: F401 - root.ENV_AT: where a check sees its venv
+
 # The empty mount points and files every root has; the sandbox mounts or writes them.
 MOUNT_POINTS = ("/tmp", "/proc", "/dev")
 GENERATED = ("/etc/passwd", "/etc/group")
@@ -58,9 +61,6 @@ CHECK_LANG = "C.UTF-8"  # the LANG checks run with (sandbox/local.py): its local
 # that runs around it names its files (HARNESS_AT/rlvr_grade: in no local check's root; the
 # runner inside gVisor is there): one fixed place, never the checkout's or site-packages'.
 HARNESS_AT = "/harness"
-# Where a runner started inside the root (gVisor) sees its environment's venv: its interpreter
-# is /env/bin/python there, whichever cache folder holds the environment.
-ENV_AT = "/env"
 
 
 @dataclass(frozen=True)
@@ -769,41 +769,6 @@ def farm_base() -> str:
         return os.path.join(tempfile.gettempdir(), f"rlvr-grade-roots-{os.geteuid()}")
 
 
-# A descriptor of the host's / in a local seed's world (local._Seed, mounts.enter_world), where
-# each host folder is a mount of its own: a hard link between two of them is EXDEV, but made
-# through the host's / both ends are on its one mount.
-HOST_ROOT_FD: list[int] = []
-
-
-def _link_or_copy(src: str, dst: str) -> None:
-    try:
-        os.link(src, dst)
-        return
-    except OSError as exc:
-        if exc.errno not in (errno.EXDEV, errno.EPERM, errno.EACCES, errno.EMLINK):
-            raise
-        if exc.errno == errno.EXDEV and HOST_ROOT_FD and _link_on_the_host(src, dst):
-            return
-    import shutil
-
-    shutil.copy2(src, dst)
-    os.chmod(dst, os.stat(src).st_mode & 0o755)
-
-
-def _link_on_the_host(src: str, dst: str) -> bool:
-    """Link `src` to `dst` by their names on the host (HOST_ROOT_FD): kept only if the link is
-    the very file `src` names here (a world's own folders, /env, are not the host's)."""
-    try:
-        os.link(src.lstrip("/"), dst.lstrip("/"), src_dir_fd=HOST_ROOT_FD[0], dst_dir_fd=HOST_ROOT_FD[0])
-    except OSError:
-        return False
-    a, b = os.stat(src), os.stat(dst)
-    if (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino):
-        return True
-    os.unlink(dst)
-    return False
-
-
 def materialize(layout: Layout, base: str | None = None) -> tuple[str, int]:
     """The farm directory of `layout` (built now if this machine has none for its key) and an
     open descriptor holding a shared lock on it: a farm is only swept while nobody holds one."""
@@ -851,7 +816,7 @@ def _write_farm(layout: Layout, top: str) -> None:
     for p, target in layout.links:
         os.symlink(target, at(p))
     for p, src in layout.files:
-        _link_or_copy(src, at(p))
+        link_or_copy(src, at(p))
     for p in GENERATED:
         if not os.path.lexists(at(p)):
             with open(at(p), "w"):

@@ -133,7 +133,7 @@ def test_no_module_imports_the_package_face():
     # rlvr_grade/__init__.py is the users' face (lazy names: grade, Grader...). Modules that
     # imported it only to find the package's folder (sandbox/local.py, gvisor.py, bundle.py,
     # root.py, inner.py) made the sandbox depend on the top of the package: sandbox.PACKAGE_DIR
-    # says where it is. Its one constant, __version__, may be read (the CLI, the cache key).
+    # says where it is. Its version is read from rlvr_grade/version.py (the CLI, the cache key).
     files = {_module_name(p): p for p in PKG.rglob("*.py")}
     upward = {}
     for name, path in files.items():
@@ -143,11 +143,20 @@ def test_no_module_imports_the_package_face():
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names if a.name == "rlvr_grade"]
             elif isinstance(node, ast.ImportFrom) and node.module == "rlvr_grade" and not node.level:
-                names = [a.name for a in node.names if f"rlvr_grade.{a.name}" not in files and a.name != "__version__"]
+                names = [a.name for a in node.names if f"rlvr_grade.{a.name}" not in files]
             else:
                 continue
             upward.setdefault(name, []).extend(names)
     assert {k: v for k, v in upward.items() if v} == {}
+
+
+def test_the_environments_never_reach_into_the_sandbox():
+    # The sandbox reads environments (their interpreters, stdlib snapshots); envs/store.py made
+    # its snapshot with sandbox/root.py's private _link_or_copy, so each package needed the
+    # other. Both take it from rlvr_grade/links.py now.
+    graph = import_graph(top_level_only=False, type_checking=True)
+    reach = {m: sorted(t for t in graph[m] if t.startswith("rlvr_grade.sandbox")) for m in graph if m.startswith("rlvr_grade.envs")}
+    assert {m: t for m, t in reach.items() if t} == {}
 
 
 def test_the_cycle_finder_finds_one():
@@ -249,7 +258,7 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
     size = len(bundle.build_archive({"payload": {}}))
-    assert size < 180_000, size  # docs/backends.md gives the measured size (178,322 bytes after rt15)
+    assert size < 180_000, size  # docs/backends.md gives the measured size (178,738 bytes with links.py)
 
 
 # Issue 19, "one process runner": candidate code gets a process in two places, and both are

@@ -184,7 +184,7 @@ def test_the_gvisor_backend_masks_the_grader_paths_as_the_local_one_does():
 def test_a_farm_built_in_a_seeds_world_links_the_hosts_files(tmp_path):
     """In a local seed's world each host folder is a mount of its own, so os.link between two
     is EXDEV and every library was copied into each farm (~42 MB here); through the host's /
-    (root.HOST_ROOT_FD) they are hard links again, and a world's own file (/env/pyvenv.cfg),
+    (links.HOST_ROOT_FD) they are hard links again, and a world's own file (/env/pyvenv.cfg),
     which the host's / does not hold, is still copied."""
     import functools
 
@@ -196,7 +196,7 @@ def test_a_farm_built_in_a_seeds_world_links_the_hosts_files(tmp_path):
     base = root.farm_base()  # on the host's own filesystem, like the farms
     base = os.path.join(base, f".test-{os.getpid()}")
     fd = os.open("/", os.O_PATH | os.O_DIRECTORY)
-    code = (f"import os; from rlvr_grade.sandbox import root; root.HOST_ROOT_FD.append({fd}); "
+    code = (f"import os; from rlvr_grade import links; from rlvr_grade.sandbox import root; links.HOST_ROOT_FD.append({fd}); "
             f"farm, _ = root.materialize(root.python_root().layout(), base={base!r}); "
             "fs = [os.path.join(r, n) for r, _, ns in os.walk(farm) for n in ns if os.path.isfile(os.path.join(r, n))]; "
             "print(sorted(f[len(farm):] for f in fs if os.stat(f).st_nlink == 1 and os.path.getsize(f)))")
