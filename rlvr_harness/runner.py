@@ -621,6 +621,9 @@ def snapshot_common() -> None:
     guard.install()
     _PREBUILT["guard"] = guard
     _PREBUILT["asserts"] = _asserts_state(guard.registry)
+    base = _base_restorer()
+    if base is not None:
+        _PREBUILT["restorer"] = base
 
 
 def snapshot_libraries(modules: Any) -> None:
@@ -707,6 +710,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
             except BaseException:  # noqa: BLE001 - the test's own import will say what is wrong
                 continue
     keys: dict[str, None] = {}
+    dropped: set[str] = set()
     for root in ("builtins", __name__, strict.__name__, "traceback", *test_modules):
         if root in sys.modules:
             top = root.split(".")[0]
@@ -715,6 +719,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _ENTRIES.pop(top, None)
                 _ENTRIES.pop("classes:" + top, None)
                 _LIBRARIES.clear()
+                dropped.add(top)
             keys[top] = None
             keys["class:" + root] = None
     for top in _libraries([k for k in keys if not k.startswith("class:") and k not in _COMMON]):
@@ -730,7 +735,18 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
             if (type(mod) is module_type and name.split(".")[0] not in _WATCHED and name not in ("__main__", "solution")
                     and type(getattr(mod, "__dict__", None)) is dict):
                 snaps.append((*_snapshot(mod), None))
+    # The entries of the keys every check has (builtins, the harness, traceback; no test
+    # module) come assembled from the worker (_base_restorer), taken once per process:
+    # gathering them here increfed ~300 class objects, their dicts and the modules' dicts, each
+    # on a page the check's child then copied. Not when one of their packages was dropped
+    # above: their entries would be stale.
+    base_part = _TAKEN.pop("restorer", None)
+    if base_part is not None and any(_key_top(k) in dropped for k in base_part[0]):
+        base_part = None
+    base_keys = base_part[0] if base_part is not None else {}
     for key in keys:
+        if key in base_keys:
+            continue
         snaps.extend(_entries(key))  # an entry twice is harmless: the second finds it restored
         if not key.startswith("class") and key not in _COMMON:
             names.extend(_guarded(key))
@@ -744,7 +760,9 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     # sys.modules: every name bound before the candidate runs keeps its module (a module put
     # under "math" by the candidate is not what the tests' `import math` gets)
     mods_live, base, tag = _SYS_MODULES[0] if _SYS_MODULES else _snapshot_dict(sys.modules)
-    have = {k for k, _ in base} if names else ()
+    # the worker's set of those names (building it here increfed ~600 names, each on a page the
+    # check's child then copied)
+    have = (_PRE_MODULES[0] if _SYS_MODULES and _PRE_MODULES else frozenset(k for k, _ in base)) if names else ()
     added = tuple((n, sys.modules[n]) for n in dict.fromkeys(names) if n not in have)
     added += tuple((n, None) for n in dict.fromkeys(absent) if n not in sys.modules)
     snaps.append((mods_live, base + added, None if added else tag, None))
@@ -753,12 +771,13 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     # closure cell anyone can read).
     pre_modules = _PRE_MODULES[0] if _PRE_MODULES else frozenset(k for k, _ in base)
     loaded_own: dict[int, tuple[tuple[str, Any], ...]] = {}  # adopt()'s items for a LOADED module, by index
-    table = [(live, items, owner) for live, items, _, owner in snaps]
-    lives = tuple(live for live, _, _ in table)
-    # The tag each dict had when it last matched its snapshot (None: no tags, compare all).
-    known = [tag for _, _, tag, _ in snaps] if _DICTVER is not None else None
+    # Each part: (live dicts, their entries, the tag each dict had when it last matched its
+    # snapshot or None where there are no tags: compare all); the worker's part first.
+    parts = _parts(snaps)
+    if base_part is not None:
+        parts = (base_part[1], *parts)
 
-    def restore(*, _table=table, _lives=lives, _known=known, _changed=_DICTVER and _DICTVER.changed,
+    def restore(*, _parts=parts, _changed=_DICTVER and _DICTVER.changed,
                 _tags=_DICTVER and _DICTVER.tags, _put_back=_DICTVER and _DICTVER.put_back, _get=dict.get,
                 _range=range, _len=len, _setattr=type.__setattr__, _delattr=type.__delattr__, _missing=object(),
                 _list=list, _set=set, _seqs=held_seqs, _idents=held_idents, _type=type,
@@ -804,37 +823,38 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _set_update(seq, items)  # what was taken out is back; what was added stays
             elif _bytes(seq) != items:
                 _bytes_set(seq, _all, items)
-        todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
-        for i in todo:
-            live, items, owner = _table[i]
-            if _type(owner) is _tuple:  # a dict a module, class or instance holds
-                if owner[1] is not None:  # an instance's own dict: all of it (an added name shadows its class's)
-                    if _known is not None or _len(live) != _len(items) or _any(
-                            _get(live, k, _missing) is not v for k, v in items):
-                        _clear(live)
-                        _update(live, items)
-                else:
-                    _restore_table(live, items, owner[2], _pre_modules)
-            elif owner is None:
-                if _put_back:
-                    _put_back(live, items)  # compares by identity without increfs (no page copied)
-                else:
+        for _lives, _table, _known in _parts:
+            todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
+            for i in todo:
+                live, items, owner = _table[i]
+                if _type(owner) is _tuple:  # a dict a module, class or instance holds
+                    if owner[1] is not None:  # an instance's own dict: all of it (an added name shadows its class's)
+                        if _known is not None or _len(live) != _len(items) or _any(
+                                _get(live, k, _missing) is not v for k, v in items):
+                            _clear(live)
+                            _update(live, items)
+                    else:
+                        _restore_table(live, items, owner[2], _pre_modules)
+                elif owner is None:
+                    if _put_back:
+                        _put_back(live, items)  # compares by identity without increfs (no page copied)
+                    else:
+                        for k, v in items:
+                            if _get(live, k, _missing) is not v:
+                                live[k] = v
+                else:  # a class: through type's own setattr, which keeps the method caches right
+                    keys = _set()
                     for k, v in items:
+                        keys.add(k)
                         if _get(live, k, _missing) is not v:
-                            live[k] = v
-            else:  # a class: through type's own setattr, which keeps the method caches right
-                keys = _set()
-                for k, v in items:
-                    keys.add(k)
-                    if _get(live, k, _missing) is not v:
-                        _setattr(owner, k, v)
-                for k in _list(live):
-                    if k not in keys:
-                        _delattr(owner, k)
-            if _known is not None:
-                _known[i] = _tags((live,))[0]
+                            _setattr(owner, k, v)
+                    for k in _list(live):
+                        if k not in keys:
+                            _delattr(owner, k)
+                if _known is not None:
+                    _known[i] = _tags((live,))[0]
 
-    def adopt(target: Any, names: Any, *, _table=table, _known=known, _tags=_DICTVER and _DICTVER.tags,
+    def adopt(target: Any, names: Any, *, _parts=parts, _tags=_DICTVER and _DICTVER.tags,
               _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate, _llives=loaded_lives,
               _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> None:
         """`target`: a module's dict, or a class (its entry is found by the class)."""
@@ -848,18 +868,53 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _lown[i] = _tuple(now.items())
                 if _lknown is not None:
                     _lknown[i] = _tags((live,))[0]
-        for i, (live, items, owner) in _enumerate(_table):
-            if live is target or (owner is not None and owner is target):
-                now = _dict(items)
-                for name in names:
-                    value = live.get(name, _missing)
-                    if value is not _missing:
-                        now[name] = value
-                _table[i] = (live, _tuple(now.items()), owner)
-                if _known is not None:
-                    _known[i] = _tags((live,))[0]
+        for _lives, _table, _known in _parts:
+            for i, (live, items, owner) in _enumerate(_table):
+                if live is target or (owner is not None and owner is target):
+                    now = _dict(items)
+                    for name in names:
+                        value = live.get(name, _missing)
+                        if value is not _missing:
+                            now[name] = value
+                    _table[i] = (live, _tuple(now.items()), owner)
+                    if _known is not None:
+                        _known[i] = _tags((live,))[0]
 
     return restore, adopt
+
+
+def _key_top(key: str) -> str:
+    """The package a restorer key ("top", "class:mod.name", "classes:top") is of."""
+    return key.rpartition(":")[2].split(".")[0]
+
+
+def _parts(snaps: list[tuple[Any, ...]]) -> tuple[tuple[tuple[dict[str, Any], ...], list[tuple[Any, ...]], list[Any] | None]]:
+    """A restorer's part (see restorer) made of entries (live dict, items, tag, owner)."""
+    table = [(live, items, owner) for live, items, _, owner in snaps]
+    known = [tag for _, _, tag, _ in snaps] if _DICTVER is not None else None
+    return ((tuple(live for live, _, _ in table), table, known),)
+
+
+def _base_restorer() -> tuple[dict[str, None], tuple[Any, ...]] | None:
+    """In the worker, after snapshot_common: the keys of a restorer for no test module and the
+    part their entries make (see restorer), for a check's child to take once. None where a
+    module those keys guard is not in sys.modules' snapshot (restorer() adds such a module to
+    sys.modules' entry, which the worker cannot do for it)."""
+    keys: dict[str, None] = {}
+    for root in ("builtins", __name__, strict.__name__, "traceback"):
+        if root in sys.modules:
+            keys[root.split(".")[0]] = None
+            keys["class:" + root] = None
+    for top in _libraries([k for k in keys if not k.startswith("class:") and k not in _COMMON]):
+        keys[top] = None
+        keys["classes:" + top] = None
+    have = _PRE_MODULES[0] if _SYS_MODULES and _PRE_MODULES else frozenset()
+    snaps: list[tuple[Any, ...]] = []
+    for key in keys:
+        snaps.extend(_entries(key))
+        if not key.startswith("class") and key not in _COMMON and any(n not in have for n in _guarded(key)):
+            return None
+    return keys, _parts(snaps)[0]
 
 
 # (step id, compiled statements, is a check, for a soft `check(...)` call: (the assert lines it

@@ -383,3 +383,42 @@ def test_what_the_tests_set_themselves_stays_in_every_module_loaded_before():
         assert sys.argv == ["tests-own"]
     finally:
         sys.argv = argv
+
+
+_PREBUILT_CHECK = r'''
+import builtins, math, sys, traceback
+from rlvr_harness import runner, strict
+
+runner.snapshot_common()  # what the warm worker does once, before it forks any check
+assert "restorer" in runner._PREBUILT, "the worker did not assemble the restorer's common part"
+runner._TAKEN.update(runner._PREBUILT)  # what runner.run() does first in a check's child
+runner._PREBUILT.clear()
+restore, adopt = runner.restorer(["math"])
+assert "restorer" not in runner._TAKEN  # taken once: a second restorer assembles its own
+real = (builtins.exec, math.isclose, runner.run_asserts, strict.__dict__.get("link"), sys.modules["math"])
+owner = traceback.TracebackException
+assert owner in runner._classes("traceback")
+builtins.exec = lambda *a, **k: None
+math.isclose = lambda *a, **k: True
+runner.run_asserts = lambda *a, **k: None
+strict.link = None
+sys.modules["math"] = type(sys)("math")
+type.__setattr__(owner, "__rlvr_planted__", 1)
+restore()
+now = (builtins.exec, math.isclose, runner.run_asserts, strict.__dict__.get("link"), sys.modules["math"])
+assert all(a is b for a, b in zip(real, now)), now
+assert "__rlvr_planted__" not in vars(owner)
+print("ok")
+'''
+
+
+def test_a_check_takes_the_restorers_common_part_from_the_worker_and_it_still_puts_back():
+    """The worker assembles the restorer's entries for builtins, the harness and traceback once
+    (gathering them in every check's child copied ~280 pages); a check takes that part and
+    restore() still puts back builtins, the harness's and strict's globals, a class of
+    traceback, sys.modules and the tests' module. Own interpreter: snapshot_common installs the guard."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _PREBUILT_CHECK], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
