@@ -35,6 +35,17 @@ def _check(obj: Any, what: str) -> dict[str, Any]:
     return obj
 
 
+def _message(cls: type, obj: Any, what: str, required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """`obj` as the wire form of the message `cls`: an object with none but `cls`'s fields and
+    every one of `required`, else a WireError naming `what` and the field."""
+    o = _check(obj, what)
+    _no_unknown(cls, what, o)
+    for key in required:
+        if key not in o:
+            raise WireError(f"malformed {what}: no {key}")
+    return o
+
+
 def _int(what: str, key: str, v: Any, *, minimum: int | None = None) -> int:
     if type(v) is not int or (minimum is not None and v < minimum):
         raise WireError(f"malformed {what}: {key} is {_show(v)}")
@@ -85,8 +96,7 @@ class Packed:
 
     @classmethod
     def from_wire(cls, obj: Any, what: str = "packed code") -> Packed:
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         return cls(tag=_str(what, "tag", o.get("tag")), blob=_str(what, "blob", o.get("blob")))
 
 
@@ -128,11 +138,7 @@ class WorkerInit:
     @classmethod
     def from_wire(cls, obj: Any) -> WorkerInit:
         what = "worker init"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
-        for key in ("slot", "uid", "isolate"):
-            if key not in o:
-                raise WireError(f"malformed {what}: no {key}")
+        o = _message(cls, obj, what, ("slot", "uid", "isolate"))
         env = o.get("env", {})
         if type(env) is not dict or any(type(k) is not str or type(v) is not str for k, v in env.items()):
             raise WireError(f"malformed {what}: env is {_show(env)}")
@@ -190,8 +196,7 @@ class CheckReport:
     @classmethod
     def from_wire(cls, obj: Any) -> CheckReport:
         what = "sandbox report"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         ints = {k: _int_or_none(what, k, o.get(k)) for k in ("exit_code", "signal")}
         nums = {k: _number(what, k, o.get(k, 0.0)) for k in ("cpu_s", "wall_s", "peak_memory_mb")}
         texts = {k: _text(what, k, o.get(k, "")) for k in ("stdout", "stderr", "channel_tampered")}
@@ -271,8 +276,7 @@ class SuiteOptions:
     @classmethod
     def from_wire(cls, obj: Any) -> SuiteOptions:
         what = "check options"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         return cls(guard=_bool(what, "guard", o.get("guard", True)))
 
 
@@ -288,8 +292,7 @@ class CallCase:
 
     @classmethod
     def from_wire(cls, obj: Any, what: str = "call case") -> CallCase:
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         kwargs = o.get("kwargs", {})
         if type(kwargs) is not dict:
             raise WireError(f"malformed {what}: kwargs is {_show(kwargs)}")
@@ -325,8 +328,7 @@ class CaseOptions:
     @classmethod
     def from_wire(cls, obj: Any) -> CaseOptions:
         what = "check options"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         calls = _json_list(what, "calls", o.get("calls", []))
         return cls(
             case_cpu_s=_float(what, "case_cpu_s", o.get("case_cpu_s", 10.0)),
@@ -354,11 +356,7 @@ class ValidatedCase:
 
     @classmethod
     def from_wire(cls, obj: Any, what: str = "validated case") -> ValidatedCase:
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
-        for key in ("i", "input", "answer", "output"):
-            if key not in o:
-                raise WireError(f"malformed {what}: no {key}")
+        o = _message(cls, obj, what, ("i", "input", "answer", "output"))
         return cls(i=_int(what, "i", o["i"], minimum=0), input=_str(what, "input", o["input"]),
                    answer=_str(what, "answer", o["answer"]), output=_str(what, "output", o["output"]))
 
@@ -386,8 +384,7 @@ class ValidateOptions:
     @classmethod
     def from_wire(cls, obj: Any) -> ValidateOptions:
         what = "check options"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         files = o.get("files", {})
         if type(files) is not dict or any(type(v) is not str for v in files.values()):
             raise WireError(f"malformed {what}: files is {_show(files)}")
@@ -465,8 +462,7 @@ class CheckPayload:
     @classmethod
     def from_wire(cls, obj: Any) -> CheckPayload:
         what = "check"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         style = o.get("style")
         if type(style) is not str or style not in OPTIONS_OF:
             raise WireError(f"malformed {what}: style is {_show(style)}")
@@ -503,8 +499,7 @@ class CheckLimits:
     @classmethod
     def from_wire(cls, obj: Any) -> CheckLimits:
         what = "check limits"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
+        o = _message(cls, obj, what)
         d = cls()
         return cls(
             cpu_s=_float(what, "cpu_s", o.get("cpu_s", d.cpu_s)),
@@ -549,10 +544,7 @@ class CheckRequest:
     @classmethod
     def from_wire(cls, obj: Any) -> CheckRequest:
         what = "check request"
-        o = _check(obj, what)
-        _no_unknown(cls, what, o)
-        if "payload" not in o:
-            raise WireError(f"malformed {what}: no payload")
+        o = _message(cls, obj, what, ("payload",))
         seccomp, uid = o.get("seccomp"), o.get("uid")
         if seccomp is not None and type(seccomp) is not dict:
             raise WireError(f"malformed {what}: seccomp is {_show(seccomp)}")
