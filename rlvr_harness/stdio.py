@@ -287,6 +287,7 @@ class RunBudget:
 
 def _python_main(code: Any) -> Callable[[], None]:
     def main() -> None:  # pragma: no cover - the grandchild
+        import atexit
         import builtins
         import io
         import types
@@ -299,17 +300,29 @@ def _python_main(code: Any) -> Callable[[], None]:
         module.__dict__["__builtins__"] = builtins
         module.__file__ = os.path.abspath("solution.py")
         sys.modules["__main__"] = module
+        atexit._clear()  # the harness's own exit handlers are not the program's
         status = 0
         try:
             exec(code, module.__dict__)
         except SystemExit as exc:
-            c = exc.code
-            status = 0 if c is None else (c if isinstance(c, int) else 1)
-            if not isinstance(c, (int, type(None))):
-                print(c, file=sys.stderr)
+            status = _exit_status(exc)
         except BaseException:  # noqa: BLE001 - the program crashed: a runtime error
             traceback.print_exc()
             status = 1
+        # What `python solution.py` does when the module ends (Py_FinalizeEx's order): wait for
+        # the threads that are not daemons, then run the atexit handlers. The Codeforces idiom
+        # for deep recursion runs main() in a thread with a bigger stack and lets the module end;
+        # fast-output code writes its buffer from an atexit handler. Without this both printed
+        # nothing and a correct program was a wrong answer.
+        threading = sys.modules.get("threading")
+        try:
+            if threading is not None:
+                threading._shutdown()  # type: ignore[attr-defined]
+        except SystemExit as exc:
+            status = _exit_status(exc)
+        except BaseException:  # noqa: BLE001 - as Python: reported, the status stands
+            traceback.print_exc()
+        atexit._run_exitfuncs()  # an exception in a handler is printed, the status stands
         try:
             sys.stdout.flush()
         except BaseException:  # noqa: BLE001 - EPIPE and friends
@@ -317,3 +330,11 @@ def _python_main(code: Any) -> Callable[[], None]:
         os._exit(status & 0xFF)
 
     return main
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The exit status `raise SystemExit(code)` gives a Python program (a message: printed, 1)."""
+    c = exc.code
+    if not isinstance(c, (int, type(None))):
+        print(c, file=sys.stderr)
+    return 0 if c is None else (c if isinstance(c, int) else 1)

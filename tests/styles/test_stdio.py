@@ -109,6 +109,39 @@ def test_a_case_that_closes_its_pipes_then_sleeps_forever_hits_the_wall_deadline
     assert "wall-clock limit" in o.error and "CPU limit" not in o.error, o.error
 
 
+# -- the program's own exit: threads waited for, atexit handlers run, as `python solution.py` ----
+# The Codeforces idiom for deep recursion runs main() in a thread with a bigger stack and lets
+# the module end; fast-output code writes its buffer from an atexit handler. Both printed
+# nothing here (the case process left as soon as the module did) and scored a wrong answer.
+THREAD_MAIN = """import sys, threading
+sys.setrecursionlimit(1 << 16)
+threading.stack_size(1 << 26)
+def depth(k):
+    return 0 if k == 0 else 1 + depth(k - 1)
+def main():
+    a, b = map(int, sys.stdin.readline().split())
+    print(a + b + depth(5000) - 5000)
+threading.Thread(target=main).start()
+"""
+ATEXIT_OUTPUT = """import atexit, io, sys
+buf = io.StringIO()
+atexit.register(lambda: sys.stdout.write(buf.getvalue()))
+a, b = map(int, input().split())
+buf.write(f"{a + b}\\n")
+"""
+EXIT_IN_THREAD = "import threading\nthreading.Thread(target=lambda: print(sum(map(int, input().split())))).start()\nraise SystemExit(3)\n"
+
+
+def test_a_python_program_ends_as_python_ends_it_threads_joined_then_atexit(grader):
+    rows = [{"completion": THREAD_MAIN, "tests": cases("sum")}, {"completion": ATEXIT_OUTPUT, "tests": cases("sum")},
+            {"completion": EXIT_IN_THREAD, "tests": cases("sum")}]
+    threads, at_exit, status = grader.grade(rows)
+    assert threads.status == "pass" and threads.case_verdicts == ("AC", "AC", "AC"), threads
+    assert at_exit.status == "pass" and at_exit.case_verdicts == ("AC", "AC", "AC"), at_exit
+    # the thread's output counts, and so does the status the module exited with
+    assert status.status == "runtime_error" and status.case_verdicts[0] == "RE", status
+
+
 def test_many_large_outputs_fit_the_report_channel(grader):
     # 24 cases x 600-900 KB = ~19 MB of output: more than the 16 MiB report channel holds raw, so
     # without compression the last cases would go missing and a correct program would fail.
