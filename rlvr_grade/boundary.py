@@ -23,15 +23,10 @@ from typing import Any
 from rlvr_grade.text import safe_text
 from rlvr_grade.types import Execution, TestRecord
 from rlvr_harness.limits import limit_hit
-from rlvr_harness.wire import CheckReport, WireError
+from rlvr_harness.wire import CheckReport, WireError, plain_json_problem
 
 __all__ = ["MalformedReport", "execution_from_wire", "plain_json_problem", "safe_text"]
 
-# Bounds on a record's output value (a call's tagged return value, a stdio case's output). The
-# harness encodes at most 200 levels of Python nesting (rlvr_harness/call.py MAX_DEPTH), which tagged
-# JSON (a tuple is {"$tuple": [...]}) at most doubles.
-MAX_OUTPUT_DEPTH = 450
-MAX_OUTPUT_NODES = 2_000_000
 OUTCOMES = frozenset({"passed", "failed", "error", "skipped", "xfailed", "skipped_by_mark"})
 PHASES = frozenset({"compile", "runtime", "memory"})
 
@@ -39,33 +34,6 @@ PHASES = frozenset({"compile", "runtime", "memory"})
 class MalformedReport(WireError):
     """A sandbox report whose grader-made fields do not have their types: never a verdict on
     the candidate (the row becomes sandbox_error), never the end of the run."""
-
-
-def plain_json_problem(value: Any, max_depth: int = MAX_OUTPUT_DEPTH, max_nodes: int = MAX_OUTPUT_NODES) -> str | None:
-    """Why `value` is not a bounded plain JSON value (None, bool, int, finite-or-not float, str,
-    list, dict with str keys), or None when it is. Iterative: depth costs no recursion."""
-    stack = [(value, 0)]
-    nodes = 0
-    while stack:
-        v, depth = stack.pop()
-        nodes += 1
-        if nodes > max_nodes:
-            return f"more than {max_nodes} values"
-        t = type(v)
-        if v is None or t is bool or t is int or t is float or t is str:
-            continue
-        if depth >= max_depth:
-            return f"nested deeper than {max_depth}"
-        if t is list:
-            stack.extend((x, depth + 1) for x in v)
-        elif t is dict:
-            for k, x in v.items():
-                if type(k) is not str:
-                    return "an object key that is not a string"
-                stack.append((x, depth + 1))
-        else:
-            return f"a {t.__name__}, not a JSON value"
-    return None
 
 
 def _record(r: Any) -> TestRecord:

@@ -218,6 +218,43 @@ class CheckReport:
         return cls.from_wire(obj)
 
 
+# -- what a test record's output may be ---------------------------------------------------------
+# A call's tagged return value or a stdio case's output, as the harness reports it: checked by the
+# worker as it reads the channel (sandbox/zygote.parse_channel) and by the grader
+# (boundary.execution_from_wire), so neither side's json.loads meets what no honest run writes.
+# The harness encodes at most 200 levels of Python nesting (rlvr_harness/call.py MAX_DEPTH), which tagged
+# JSON (a tuple is {"$tuple": [...]}) at most doubles.
+MAX_OUTPUT_DEPTH = 450
+MAX_OUTPUT_NODES = 2_000_000
+
+
+def plain_json_problem(value: Any, max_depth: int = MAX_OUTPUT_DEPTH, max_nodes: int = MAX_OUTPUT_NODES) -> str | None:
+    """Why `value` is not a bounded plain JSON value (None, bool, int, finite-or-not float, str,
+    list, dict with str keys), or None when it is. Iterative: depth costs no recursion."""
+    stack = [(value, 0)]
+    nodes = 0
+    while stack:
+        v, depth = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            return f"more than {max_nodes} values"
+        t = type(v)
+        if v is None or t is bool or t is int or t is float or t is str:
+            continue
+        if depth >= max_depth:
+            return f"nested deeper than {max_depth}"
+        if t is list:
+            stack.extend((x, depth + 1) for x in v)
+        elif t is dict:
+            for k, x in v.items():
+                if type(k) is not str:
+                    return "an object key that is not a string"
+                stack.append((x, depth + 1))
+        else:
+            return f"a {t.__name__}, not a JSON value"
+    return None
+
+
 def _int_or_none(what: str, key: str, v: Any) -> int | None:
     return None if v is None else _int(what, key, v)
 

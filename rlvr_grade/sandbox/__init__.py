@@ -6,7 +6,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from rlvr_grade.sandbox.base import Backend
+# The contract is the grader's: the one-shot runner inside gVisor and Beam imports this package
+# (PACKAGE_DIR) and must not ship the contract's types and boundary with it (sandbox/bundle.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rlvr_grade.sandbox.base import Backend
 
 # The rlvr_grade package's folder: what the seed loads by location (local.boot_code), what a
 # check's root shows of the grader (root.python_root), what Beam receives (bundle.py). Found

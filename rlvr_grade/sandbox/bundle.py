@@ -42,12 +42,8 @@ BOOTSTRAP = (
 RUNNER = (
     "__init__.py",
     "links.py",
-    "types.py",
-    "boundary.py",
-    "text.py",
     "leftovers.py",
     "sandbox/__init__.py",
-    "sandbox/base.py",
     "sandbox/inner.py",
     "sandbox/warm.py",
     "sandbox/zygote.py",

@@ -628,7 +628,7 @@ def run_harness(payload: CheckPayload, nonce: str, chan: int, workdir: str, test
 
 def parse_channel(data: bytes, nonce: str) -> tuple[list[dict[str, Any]], bool, list[str] | None]:
     """Only lines carrying this check's nonce count; anything else on the channel is ignored."""
-    from rlvr_grade.boundary import plain_json_problem
+    from rlvr_harness.wire import plain_json_problem
 
     prefix = nonce.encode() + b" "
     records: list[dict[str, Any]] = []
