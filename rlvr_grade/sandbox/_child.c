@@ -126,7 +126,7 @@ static int close_from(unsigned int first, unsigned int last)
     return 0;
 }
 
-/* enter(res_w, out_w, err_w, setup_w, chan, template, cgroup_files, tmp_opts, keep, shm_opts,
+/* enter(res_w, out_w, err_w, setup_w, chan, template, cgroup_files, tmp_opts, keep,
  *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir, hostname) -> chan
  *
  * chan: where the result channel goes (close-on-exec; the worker's seccomp program keeps it
@@ -134,6 +134,8 @@ static int close_from(unsigned int first, unsigned int last)
  * template: the worker's mount template of this check's root (isolation.make_template);
  * keep: tuple of (path bytes under /tmp, the same path relative to /tmp): the root's
  * directories under /tmp (a venv in a CI checkout), bound back read-only into the fresh /tmp;
+ * tmp_opts: the options of the check's one tmpfs, whose folders tmp and shm are bound at /tmp
+ * and /dev/shm (isolation.mount_check_tmp: they share its size cap);
  * cgroup_files: tuple of bytes (each gets "0": moves this thread, i.e. this process);
  * proc_opts: the /proc mount options (b"subset=pid", or b"" where the kernel lacks it);
  * dirs: tuple of (path bytes, mode) made after the mounts; files: tuple of (path bytes, data bytes),
@@ -143,9 +145,9 @@ static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, chan, templ, uid;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
-    const char *tmp_opts, *shm_opts, *proc_opts, *workdir, *hostname;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!syO!O!iO!Oss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
-                          &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep, &shm_opts,
+    const char *tmp_opts, *proc_opts, *workdir, *hostname;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!yO!O!iO!Oss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
+                          &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep,
                           &proc_opts, &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
                           &workdir, &hostname))
@@ -187,7 +189,7 @@ static PyObject *enter(PyObject *self, PyObject *args)
     }
 
     /* enter_filesystem: a copy of the worker's template (the root), fresh tmpfs /tmp and
-     * /dev/shm, its own /proc */
+     * /dev/shm (one tmpfs), its own /proc */
     if (tfd >= 0) {
         if (setns(tfd, CLONE_NEWNS) < 0)
             return fail(setup_fd, "setns"), NULL;
@@ -208,6 +210,15 @@ static PyObject *enter(PyObject *self, PyObject *args)
         return fail(setup_fd, "open /tmp"), NULL;
     if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts) < 0)
         return fail(setup_fd, "mount /tmp"), NULL;
+    /* mount_check_tmp: /dev/shm and /tmp are folders of that one tmpfs (one cap for both);
+     * /tmp's bound last, covering the tmpfs's top */
+    if (mkdir("/tmp/tmp", 0700) < 0 || chmod("/tmp/tmp", 01777) < 0 || mkdir("/tmp/shm", 0700) < 0
+        || chmod("/tmp/shm", 01777) < 0)
+        return fail(setup_fd, "mkdir /tmp parts"), NULL;
+    if (mount("/tmp/shm", "/dev/shm", NULL, MS_BIND, NULL) < 0)
+        return fail(setup_fd, "bind /dev/shm"), NULL;
+    if (mount("/tmp/tmp", "/tmp", NULL, MS_BIND, NULL) < 0)
+        return fail(setup_fd, "bind /tmp"), NULL;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(keep); i++) {
         PyObject *abs_path, *rel_path;
         if (bytes_pair(PyTuple_GET_ITEM(keep, i), "keep", &abs_path, &rel_path) < 0)
@@ -222,8 +233,6 @@ static PyObject *enter(PyObject *self, PyObject *args)
     }
     if (old_tmp >= 0)
         close(old_tmp);
-    if (mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, shm_opts) < 0)
-        return fail(setup_fd, "mount /dev/shm"), NULL;
     /* make_check_dirs: each with its exact mode (chmod: the umask does not apply) */
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dirs); i++) {
         const char *dir_path;
@@ -294,7 +303,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
 #ifndef CHILD_PROTOCOL
-#define CHILD_PROTOCOL 4
+#define CHILD_PROTOCOL 5
 #endif
 
 PyMODINIT_FUNC PyInit__child(void)

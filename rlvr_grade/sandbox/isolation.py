@@ -140,8 +140,8 @@ def make_template(plan: IsolationPlan, layout: Layout, farm: str) -> Template:
 
 def enter_filesystem(template: Template, disk_mb: int, fd: int) -> tuple[str, str]:
     """Own mount/ipc/uts namespaces, copied from `fd` (a duplicate of template.fd: the
-    root, read-only and nosuid), then fresh size-capped tmpfs on /tmp and /dev/shm and a
-    fresh /proc. Closes `fd`. Returns (workdir, testdir), both created and empty."""
+    root, read-only and nosuid), then a fresh size-capped tmpfs for /tmp and /dev/shm
+    (mount_check_tmp) and a fresh /proc. Closes `fd`. Returns (workdir, testdir), both created and empty."""
     linux.setns(fd, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
     os.close(fd)
     # The cgroup namespace roots at the cgroups just joined (join_cgroup): /proc/self/cgroup
@@ -153,15 +153,13 @@ def enter_filesystem(template: Template, disk_mb: int, fd: int) -> tuple[str, st
     # The template's /tmp, held before anything is mounted over it: where the root has
     # directories under /tmp, they are bound back from here into the check's fresh /tmp.
     old_tmp = os.open("/tmp", os.O_PATH | os.O_DIRECTORY) if template.tmp_keep else None
-    flags = linux.MS_NOSUID | linux.MS_NODEV
-    linux.mount("tmpfs", "/tmp", "tmpfs", flags, tmp_options(disk_mb))
+    mount_check_tmp(disk_mb)
     if old_tmp is not None:
         for path in template.tmp_keep:
             os.makedirs(path, exist_ok=True)  # root-owned 0755 in the fresh tmpfs
             linux.mount(f"/proc/self/fd/{old_tmp}/{path[len('/tmp/'):]}", path, None, linux.MS_BIND | linux.MS_REC)
             linux.mount_setattr_recursive(path, linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
         os.close(old_tmp)
-    linux.mount("tmpfs", "/dev/shm", "tmpfs", flags, SHM_OPTIONS)
     make_check_dirs()
     return WORKDIR, TESTDIR
 
@@ -187,7 +185,18 @@ def tmp_options(disk_mb: int) -> str:
     return f"size={int(disk_mb)}m,mode=1777"
 
 
-SHM_OPTIONS = "size=16m,mode=1777"
+TMP_PARTS = (("tmp", "/tmp"), ("shm", "/dev/shm"))
+
+
+def mount_check_tmp(disk_mb: int) -> None:
+    """One tmpfs of `disk_mb` for all a check writes: /tmp and /dev/shm are its folders, one cap
+    (docs/sandbox.md; _child.c does the same)."""
+    linux.mount("tmpfs", "/tmp", "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, tmp_options(disk_mb))
+    for name, _ in TMP_PARTS:
+        os.mkdir(f"/tmp/{name}")
+        os.chmod(f"/tmp/{name}", 0o1777)
+    for name, at in reversed(TMP_PARTS):  # /tmp last: it covers the tmpfs's top
+        linux.mount(f"/tmp/{name}", at, None, linux.MS_BIND)
 
 
 def drop_privileges(plan: IsolationPlan, limits: CheckLimits, workdir: str | None = None) -> None:

@@ -172,7 +172,7 @@ class Zygote:
         return ChildSpec(
             chan=self.chan, template=t.fd, cgroup_files=self._c_cgroup_files,
             tmp_opts=isolation.tmp_options(limits.disk_mb),
-            keep=tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep), shm_opts=isolation.SHM_OPTIONS,
+            keep=tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep),
             proc_opts=t.proc_options.encode(), dirs=self._c_dirs, files=tuple(files), uid=self.plan.uid,
             rlimits=tuple(isolation.rlimits(self.plan, limits)),
             seccomp=self.filter.program if self.filter is not None else None,
@@ -416,7 +416,6 @@ class ChildSpec:
     cgroup_files: tuple[bytes, ...]
     tmp_opts: str
     keep: tuple[tuple[bytes, bytes], ...]
-    shm_opts: str
     proc_opts: bytes
     dirs: tuple[tuple[bytes, int], ...]
     files: tuple[tuple[bytes, bytes], ...]
@@ -433,8 +432,8 @@ class ChildSpec:
 # What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
 # C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/sandbox/test_child_protocol.py
 # fails when _child.c changes and these two (and CHILD_PROTOCOL in the file) do not.
-C_PROTOCOL = 4
-C_SOURCE_SHA256 = "7052ec7cd4180de894f430c07b8e3aef7f0939a1b7198282d7e54112050c67d6"
+C_PROTOCOL = 5
+C_SOURCE_SHA256 = "66b6abc126c4230ae9328ff49f7853a690691041e7114d19dc6954d483a0a6d2"
 
 
 def _c_setup():

@@ -318,6 +318,14 @@ def test_disk_fill_stops_at_the_tmp_size(sandbox):
     assert "No space left" in ex.stdout
 
 
+# One tmpfs of disk_mb holds all a check may write: /tmp and /dev/shm are folders of it. A
+# /dev/shm of its own (16 MiB) held 15 + 16 = 31 MiB under a 16 MiB cap, on every layer.
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp", "userns"])
+def test_tmp_and_dev_shm_share_the_disk_cap(layer, setup_path, request):
+    ex, _ = _expect(request.getfixturevalue(layer), "disk_shared_by_tmp_and_shm", ("fail",), DISK_MB=str(QUICK.disk_mb))
+    assert "/tmp stopped: No space left" in ex.stdout and "/dev/shm stopped: No space left" in ex.stdout, ex.stdout[-800:]
+
+
 def test_file_size_cap(sandbox):
     ex, _ = _expect(sandbox, "file_size_cap", ("fail", "runtime_error"))
     assert "File too large" in ex.stdout or ex.limit_hit == "file_size"
