@@ -33,7 +33,7 @@ def find_target(module: types.ModuleType, fn_name: str) -> Callable[[], Callable
     raise LookupError(f"the program defines no function {fn_name!r} (nor Solution.{fn_name})")
 
 
-def run(payload: CheckPayload, report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") -> None:
     harden_parent()
     opts: CaseOptions = payload.options
     fn_name = opts.fn_name

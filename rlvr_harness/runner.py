@@ -13,7 +13,7 @@ from rlvr_harness import provenance, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
-from rlvr_harness.wire import CheckPayload
+from rlvr_harness.wire import ENTRY_OF, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
 
@@ -72,15 +72,12 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str) -> No
     # among their closures would let the candidate vouch for its own code).
     _TAKEN.update(_PREBUILT)
     _PREBUILT.clear()
-    style = payload.style
-    if style == "asserts":
-        run_asserts(payload, report, testdir)
-    elif style == "pytest":
-        run_pytest(payload, report, workdir, testdir)
-    elif style in ("stdio", "call", "validate"):  # competitive-programming styles: harness/<style>.py
-        __import__(f"rlvr_harness.{style}", fromlist=["run"]).run(payload, report, workdir)
-    else:
-        report({"ev": "phase", "phase": "runtime", "msg": f"unknown test style {style!r}"})
+    entry = ENTRY_OF.get(payload.style)  # the one list of the harness's styles (wire.py)
+    if entry is None:
+        report({"ev": "phase", "phase": "runtime", "msg": f"unknown test style {payload.style!r}"})
+        return
+    module, _, name = entry.rpartition(".")
+    getattr(__import__(module, fromlist=[name]), name)(payload, report, workdir, testdir)
 
 
 def _compile(source: str, filename: str, report: Report):
@@ -1143,7 +1140,7 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
     return sorted(loops), used, sorted(m for m in found if m.split(".")[0] != "solution")
 
 
-def run_asserts(payload: CheckPayload, report: Report, testdir: str = "/tmp/t") -> None:
+def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdir: str = "/tmp/t") -> None:
     from rlvr_harness import prepared
 
     program = payload.program

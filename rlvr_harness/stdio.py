@@ -179,7 +179,7 @@ def prepare(program: str, language: str, setup: str, memory_mb: int, report: Rep
 
 
 # -- the style -------------------------------------------------------------------------------
-def run(payload: CheckPayload, report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") -> None:
     """Run every stdio case (see the module docstring)."""
     harden_parent()
     opts: CaseOptions = payload.options

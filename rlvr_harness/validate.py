@@ -17,7 +17,7 @@ Report = Callable[[dict[str, Any]], None]
 ACCEPT, REJECT = 42, 43
 
 
-def run(payload: CheckPayload, report: Report, workdir: str) -> None:
+def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") -> None:
     harden_parent()
     opts: ValidateOptions = payload.options
     files = dict(opts.files)

@@ -439,11 +439,19 @@ class ValidateOptions:
 
 
 StyleOptions = Union[SuiteOptions, CaseOptions, ValidateOptions]
-# The options type of each style (the harness's styles: the grader's four and the validator's).
-OPTIONS_OF: dict[str, type[SuiteOptions] | type[CaseOptions] | type[ValidateOptions]] = {
-    "asserts": SuiteOptions, "pytest": SuiteOptions, "stdio": CaseOptions, "call": CaseOptions,
-    "validate": ValidateOptions,
+# The harness's styles, the one list of them: the grader's four (rlvr_grade/checks/<style>.py,
+# each naming its HARNESS entry from here) and the validator's check. Each: its options type
+# and its entry, the function rlvr_harness/runner.py `run` calls for it with (payload, report,
+# workdir, testdir). A style absent here is refused on the wire and runs nothing.
+HARNESS_STYLES: dict[str, tuple[type[SuiteOptions] | type[CaseOptions] | type[ValidateOptions], str]] = {
+    "asserts": (SuiteOptions, "rlvr_harness.runner.run_asserts"),
+    "pytest": (SuiteOptions, "rlvr_harness.runner.run_pytest"),
+    "stdio": (CaseOptions, "rlvr_harness.stdio.run"),
+    "call": (CaseOptions, "rlvr_harness.call.run"),
+    "validate": (ValidateOptions, "rlvr_harness.validate.run"),
 }
+OPTIONS_OF = {style: kind for style, (kind, _) in HARNESS_STYLES.items()}
+ENTRY_OF = {style: entry for style, (_, entry) in HARNESS_STYLES.items()}
 
 
 def options_from_wire(style: Any, obj: Any) -> StyleOptions:

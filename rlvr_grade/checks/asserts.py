@@ -17,9 +17,10 @@ from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
 from rlvr_harness.splitting import assert_ids
 from rlvr_harness.textcache import TextCache
+from rlvr_harness.wire import ENTRY_OF
 
 NAME = "asserts"
-HARNESS = "rlvr_harness.runner.run_asserts"
+HARNESS = ENTRY_OF[NAME]  # its harness entry: the harness's one list of styles (rlvr_harness/wire.py)
 
 # Test ids per distinct test text: an RL batch carries each problem's tests once per rollout.
 _IDS = TextCache(16 << 20, size_of=lambda ids: 32 * len(ids))

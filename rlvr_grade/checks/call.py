@@ -14,9 +14,10 @@ from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.cases import judge_cases, short, spec_of
 from rlvr_grade.scoring.compare import MalformedValue, decode, values_equal
 from rlvr_grade.types import Check, Execution
+from rlvr_harness.wire import ENTRY_OF
 
 NAME = "call"
-HARNESS = "rlvr_harness.call.run"
+HARNESS = ENTRY_OF[NAME]  # its harness entry: the harness's one list of styles (rlvr_harness/wire.py)
 
 
 def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:

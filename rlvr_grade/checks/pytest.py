@@ -17,9 +17,10 @@ from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
 from rlvr_harness.splitting import base_id, pytest_ids, pytest_marks
 from rlvr_harness.textcache import TextCache
+from rlvr_harness.wire import ENTRY_OF
 
 NAME = "pytest"
-HARNESS = "rlvr_harness.runner.run_pytest"
+HARNESS = ENTRY_OF[NAME]  # its harness entry: the harness's one list of styles (rlvr_harness/wire.py)
 
 _IDS = TextCache(16 << 20, size_of=lambda ids: 48 * len(ids))
 _MARKS = TextCache(4 << 20, size_of=lambda marks: 64 * len(marks) + 16)

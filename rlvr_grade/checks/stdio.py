@@ -15,9 +15,10 @@ from rlvr_grade.scoring.cases import judge_cases, short, spec_of
 from rlvr_grade.scoring.compare import outputs_equal
 from rlvr_grade.types import Check, Execution
 from rlvr_harness.stdio import unpack_output
+from rlvr_harness.wire import ENTRY_OF
 
 NAME = "stdio"
-HARNESS = "rlvr_harness.stdio.run"
+HARNESS = ENTRY_OF[NAME]  # its harness entry: the harness's one list of styles (rlvr_harness/wire.py)
 
 
 def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:

@@ -1,5 +1,7 @@
 """The test styles, by name. Each is one module, checks/<style>.py, owning its detection, how
-its check is built, its harness entry inside the sandbox (HARNESS) and its verdict (`verdict`).
+its check is built, its harness entry inside the sandbox (HARNESS, named from the harness's own
+list, rlvr_harness/wire.py HARNESS_STYLES, which rlvr_harness/runner.py `run` dispatches by) and
+its verdict (`verdict`).
 Which style a row gets is decided in checks/build.py. Modules load on first use: a run of
 asserts rows never imports the stdio judge."""
 

@@ -8,6 +8,8 @@ import functools
 import importlib
 from pathlib import Path
 
+import pytest
+
 import rlvr_grade
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.checks.styles import STYLES, style_of
@@ -167,12 +169,46 @@ def test_the_cycle_finder_finds_one():
 
 
 def test_each_style_is_one_module_owning_its_harness_entry_and_verdict():
+    from rlvr_harness.wire import ENTRY_OF
+
     for name in STYLES:
         mod = style_of(name)
         assert mod.__name__ == f"rlvr_grade.checks.{name}" and mod.NAME == name
+        assert mod.HARNESS == ENTRY_OF[name]  # the harness's list, the one runner.run dispatches by
         where, _, fn = mod.HARNESS.rpartition(".")
         assert where.startswith("rlvr_harness.") and callable(getattr(importlib.import_module(where), fn))
         assert callable(mod.verdict)
+    # the validator's check is the harness's fifth style, none of the grader's
+    assert set(ENTRY_OF) == {*STYLES, "validate"}
+
+
+def test_a_style_the_harness_has_no_entry_for_cannot_be_built(monkeypatch):
+    # The styles' harness entries were one list in two places: each checks/<style>.py named a
+    # function and runner.run chose by an if-chain of its own. A style module now takes its
+    # entry from the harness's list; one the harness does not run cannot even be imported.
+    import importlib.util
+
+    from rlvr_harness import wire
+
+    monkeypatch.delitem(wire.ENTRY_OF, "call")
+    spec = importlib.util.spec_from_file_location("a_style_without_an_entry", PKG / "checks" / "call.py")
+    with pytest.raises(KeyError, match="call"):
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+def test_the_runner_calls_the_entry_the_harness_lists_and_nothing_for_a_style_it_does_not(monkeypatch):
+    from rlvr_harness import runner, wire
+
+    payload = wire.CheckPayload(style="asserts", program="x = 1", tests="assert x == 1")
+    called, reported = [], []
+    monkeypatch.setattr(runner, "entry_probe", lambda *args: called.append(args), raising=False)
+    monkeypatch.setitem(wire.ENTRY_OF, "asserts", "rlvr_harness.runner.entry_probe")
+    runner.run(payload, reported.append, "/work", "/tests")
+    assert called == [(payload, reported.append, "/work", "/tests")] and reported == []
+    monkeypatch.delitem(wire.ENTRY_OF, "asserts")
+    runner.run(payload, reported.append, "/work", "/tests")
+    assert len(called) == 1
+    assert reported == [{"ev": "phase", "phase": "runtime", "msg": "unknown test style 'asserts'"}]
 
 
 def test_a_stdio_row_is_judged_once(monkeypatch):
