@@ -1,4 +1,6 @@
 """The limits policy: which rlimits a process runs under, and which limit (if any) stopped it.
+It decides; rlvr_harness/process.py enforces (`set_rlimits`, the one place Python sets an rlimit,
+and `collect`, which stops a run at its CPU limit).
 
 One policy for every path that runs untrusted code. A whole check's rlimits (`check_rlimits`)
 are set by the worker's Python set-up steps (sandbox/isolation.py), by sandbox/_child.c (handed
@@ -7,7 +9,7 @@ inside gVisor and Beam (sandbox/inner.py). A stdio/call/validate case's own proc
 `case_rlimits` (rlvr_harness/process.py `spawn`). Which limit a run hit is decided by `limit_hit`,
 for a whole check (boundary.execution_from_wire) and for one case (rlvr_harness/stdio.py) alike.
 
-Where the CPU limit is enforced: a check's, by the collector (rlvr_harness/process.py `collect`)
+How the CPU limit is enforced: a check's, by the collector (rlvr_harness/process.py `collect`)
 watching the slot cgroup's CPU accounting (exact, subprocesses included), with RLIMIT_CPU as the
 per-process backstop; where no cgroup is (unprivileged, Beam), RLIMIT_CPU alone. Under gVisor,
 RLIMIT_CPU inside, and the grader's collector watching a host cgroup around the whole sandbox
@@ -52,11 +54,6 @@ def check_rlimits(limits: CheckLimits, *, has_cgroup: bool, nproc_extra: int = 0
     if not has_cgroup:
         out.append((resource.RLIMIT_AS, limits.memory_mb << 20))
     return out
-
-
-def set_check_rlimits(pairs: list[tuple[int, int]]) -> None:
-    for res, value in pairs:
-        resource.setrlimit(res, (value, value))
 
 
 def case_rlimits(cpu_s: float, memory_mb: int | None = None, stack_mb: int | None = None) -> list[tuple[int, int, int]]:

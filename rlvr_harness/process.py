@@ -10,13 +10,14 @@ Sealed: the standard library only (the harness runs inside the sandbox)."""
 from __future__ import annotations
 
 import os
+import resource
 import select
 import signal
 import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from rlvr_harness.limits import case_rlimits
 
@@ -237,6 +238,21 @@ def _close_from(first: int, channel: int | None) -> None:
     os.closerange(channel + 1, FD_END)
 
 
+def set_rlimits(rlimits: Iterable[tuple[int, int, int]]) -> None:
+    """Set each (resource, soft, hard) on this process: the one place Python puts an rlimit on
+    untrusted code, a whole check's (`set_check_rlimits`) and a case's (`spawn`). The values are
+    rlvr_harness/limits.py's; sandbox/_child.c sets the same values, handed to it by the worker."""
+    for res, soft, hard in rlimits:
+        resource.setrlimit(res, (soft, hard))
+
+
+def set_check_rlimits(pairs: Iterable[tuple[int, int]]) -> None:
+    """A whole check's rlimits (limits.check_rlimits: soft = hard), set by the worker's Python
+    set-up steps (sandbox/isolation.py) and by the light runner inside gVisor and Beam
+    (sandbox/inner.py)."""
+    set_rlimits((res, value, value) for res, value in pairs)
+
+
 def spawn(target: Callable[[], None] | list[str], stdin_path: str | None, rlimits: list[tuple[int, int, int]],
           want_extra: bool = False, env: dict[str, str] | None = None) -> tuple[int, float, list[int]]:
     """Fork a process in its own process group that runs `target` (a Python callable, or an argv
@@ -244,8 +260,6 @@ def spawn(target: Callable[[], None] | list[str], stdin_path: str | None, rlimit
     fd 3; every other descriptor closed (the report channel above all: a case cannot forge
     reports); `rlimits` ((resource, soft, hard), see limits.case_rlimits) set. Returns (pid, the
     start time, the read ends: stdout, stderr[, extra])."""
-    import resource
-
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     ext_r, ext_w = os.pipe() if want_extra else (-1, -1)
@@ -261,8 +275,7 @@ def spawn(target: Callable[[], None] | list[str], stdin_path: str | None, rlimit
             for target_fd, src in enumerate(srcs):
                 os.dup2(src, target_fd)
             _close_from(len(srcs), CHANNEL[0])
-            for res, soft, hard in rlimits:
-                resource.setrlimit(res, (soft, hard))
+            set_rlimits(rlimits)
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             if callable(target):
                 target()

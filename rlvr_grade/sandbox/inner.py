@@ -223,7 +223,8 @@ def _light_child(cfg: Any, payload, limits, nonce, res_w, out_w, err_w, setup_w,
                  filt=None) -> None:  # pragma: no cover
     from rlvr_grade.sandbox import linux
     from rlvr_grade.sandbox.zygote import child_descriptors, enter_workdir, run_candidate, write_files
-    from rlvr_harness.limits import check_rlimits, set_check_rlimits
+    from rlvr_harness.limits import check_rlimits
+    from rlvr_harness.process import set_check_rlimits
 
     child_descriptors(res_w, out_w, err_w, setup_w, chan)
     base = tempfile.mkdtemp(prefix="rlvr-check-")

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from rlvr_grade.sandbox import linux, mounts
 from rlvr_grade.sandbox.root import Layout
-from rlvr_harness.limits import check_rlimits, set_check_rlimits
+from rlvr_harness.limits import check_rlimits
+from rlvr_harness.process import set_check_rlimits
 from rlvr_harness.wire import CheckLimits
 
 WORKDIR = "/tmp/w"

@@ -370,6 +370,18 @@ def test_candidate_code_is_spawned_in_two_places_and_collected_by_one_function()
                                                       ("rlvr_grade/sandbox/gvisor.py", "GvisorBackend._popen", "process.collect")}
 
 
+def test_every_rlimit_is_set_in_one_place():
+    # Issue 19: "where is the CPU limit enforced?" had several answers: rlimits were set by
+    # limits.set_check_rlimits (a check's Python set-up, the runner inside gVisor and Beam) and
+    # by process.spawn's own loop (a case). Python sets every rlimit in rlvr_harness/process.py
+    # `set_rlimits` (beside `collect`, which stops a run at its CPU limit); _child.c sets the
+    # values it is handed (limits.check_rlimits through zygote._c_spec) with one call.
+    setters = {"resource.setrlimit", "setrlimit", "resource.prlimit", "prlimit", "os.setrlimit"}
+    assert _calls(setters) == {("rlvr_harness/process.py", "set_rlimits", "resource.setrlimit")}
+    child = (PKG / "sandbox" / "_child.c").read_text()
+    assert child.count("setrlimit(") == 1 and "prlimit" not in child
+
+
 def test_every_extension_is_built_without_debug_information():
     """An extension's DWARF names the folder it was compiled in (the checkout), and the harness's
     extensions are files in every check's root, which a check reads (issue 16,
