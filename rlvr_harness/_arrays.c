@@ -91,6 +91,280 @@ guarded_getattr(PyObject *obj, PyObject *name)
     return v;
 }
 
+/* numpy's own methods that free memory a view still uses (issue 15, raw memory): each left an
+ * array on freed memory, a read/write of whatever the allocator puts there next (the channel's
+ * nonce, the tests' expected values). seal(ndarray) puts three entries of ndarray's own
+ * (static) type dict in front of numpy's:
+ * - resize(..., refcheck=False) runs with refcheck=True: numpy's own check that nothing else
+ *   holds the array (a view would keep pointing at the old, reallocated memory);
+ * - __setstate__ no longer frees the memory the array owned before (numpy freed it whatever
+ *   view still pointed into it): the old memory is left to the views (leaked, a few bytes for
+ *   the empty array an unpickling fills);
+ * - `base`, where it is a memoryview numpy made (np.frombuffer, np.asarray of a buffer), is
+ *   handed out holding one buffer export of it for the life of the process, so its release()
+ *   (and __exit__) raises BufferError: released, the bytearray under it could be resized and
+ *   the array would read freed memory.
+ * The originals are held here only. seal() is called by arrays.arm() where numpy is loaded
+ * before the check's code, and by PyType_Ready's wrapper (extension tables, below) where an
+ * extension module readies numpy.ndarray later. */
+typedef struct {  /* the public head of numpy's PyArrayObject_fields (ABI-stable since 1.7) */
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+} np_fields;
+#define NP_OWNDATA 0x0004
+
+static PyTypeObject *ndarray_type = NULL;
+static PyMethodDef *orig_resize = NULL, *orig_setstate = NULL;
+static PyGetSetDef *orig_base = NULL;
+static PyObject *pinned = NULL;  /* id(memoryview) -> capsule of the export held on it */
+
+static PyObject *
+call_def(PyMethodDef *def, PyObject *self, PyObject *args, PyObject *kwds)
+{
+    int flags = def->ml_flags & ~(METH_CLASS | METH_STATIC | METH_COEXIST);
+    Py_ssize_t nargs = PyTuple_GET_SIZE(args), nkw = kwds != NULL ? PyDict_GET_SIZE(kwds) : 0;
+    if (flags == (METH_VARARGS | METH_KEYWORDS))
+        return ((PyCFunctionWithKeywords)(void (*)(void))def->ml_meth)(self, args, kwds);
+    if (nkw == 0 && flags == METH_VARARGS)
+        return def->ml_meth(self, args);
+    if (flags == (METH_FASTCALL | METH_KEYWORDS) || (nkw == 0 && flags == METH_FASTCALL)) {
+        PyObject **stack = PyMem_Malloc((size_t)(nargs + nkw + 1) * sizeof(PyObject *));
+        PyObject *names = NULL, *key, *value, *r;
+        Py_ssize_t pos = 0, i;
+        if (stack == NULL)
+            return PyErr_NoMemory();
+        for (i = 0; i < nargs; i++)
+            stack[i] = PyTuple_GET_ITEM(args, i);
+        if (nkw > 0) {
+            names = PyTuple_New(nkw);
+            if (names == NULL) {
+                PyMem_Free(stack);
+                return NULL;
+            }
+            for (i = 0; PyDict_Next(kwds, &pos, &key, &value); i++) {
+                Py_INCREF(key);
+                PyTuple_SET_ITEM(names, i, key);
+                stack[nargs + i] = value;
+            }
+        }
+        if (flags == METH_FASTCALL)
+            r = ((_PyCFunctionFast)(void (*)(void))def->ml_meth)(self, stack, nargs);
+        else
+            r = ((_PyCFunctionFastWithKeywords)(void (*)(void))def->ml_meth)(self, stack, nargs, names);
+        Py_XDECREF(names);
+        PyMem_Free(stack);
+        return r;
+    }
+    return PyErr_Format(PyExc_TypeError, "refused by the grader: ndarray.%s called in a way not known here", def->ml_name);
+}
+
+static PyObject *
+sealed_resize(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PyObject *kw = NULL, *r, *given = kwds != NULL ? PyDict_GetItemString(kwds, "refcheck") : NULL;
+    int off = given != NULL ? !PyObject_IsTrue(given) : 0;
+    if (off) {
+        kw = PyDict_Copy(kwds);
+        if (kw == NULL || PyDict_SetItemString(kw, "refcheck", Py_True) < 0) {
+            Py_XDECREF(kw);
+            return NULL;
+        }
+    }
+    r = call_def(orig_resize, self, args, kw != NULL ? kw : kwds);
+    Py_XDECREF(kw);
+    if (r == NULL && off && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "refused by the grader: ndarray.resize(refcheck=False) of an array "
+                        "something else holds (a view of it would be left on freed memory)");
+    }
+    return r;
+}
+
+static PyObject *
+type_attr(const char *name, PyObject *self)
+{
+    PyObject *d = PyDict_GetItemString(ndarray_type->tp_dict, name);
+    descrgetfunc get = d != NULL ? Py_TYPE(d)->tp_descr_get : NULL;
+    if (get == NULL)
+        return PyErr_Format(PyExc_TypeError, "refused by the grader: ndarray.%s not found", name);
+    return get(d, self, (PyObject *)ndarray_type);
+}
+
+/* The fields this file reads and writes are where numpy keeps them: checked on the array
+ * itself against what numpy's own getters say (fail closed). */
+static int
+layout_matches(PyObject *self)
+{
+    np_fields *f = (np_fields *)self;
+    PyObject *ndim = NULL, *face = NULL, *flags = NULL, *own = NULL, *base = NULL, *data;
+    int ok = 0;
+    if (!PyObject_TypeCheck(self, ndarray_type))
+        return 0;
+    ndim = type_attr("ndim", self);
+    face = type_attr("__array_interface__", self);
+    flags = type_attr("flags", self);
+    base = orig_base->get(self, orig_base->closure);
+    if (ndim == NULL || face == NULL || flags == NULL || base == NULL || !PyDict_Check(face))
+        goto done;
+    own = PyObject_GetAttrString(flags, "owndata");
+    data = PyDict_GetItemString(face, "data");
+    if (own == NULL || data == NULL || !PyTuple_Check(data) || PyTuple_GET_SIZE(data) < 1)
+        goto done;
+    ok = PyLong_AsLong(ndim) == f->nd && PyLong_AsVoidPtr(PyTuple_GET_ITEM(data, 0)) == (void *)f->data
+         && (base == Py_None ? f->base == NULL : f->base == base)
+         && (PyObject_IsTrue(own) == 1) == ((f->flags & NP_OWNDATA) != 0);
+done:
+    Py_XDECREF(ndim);
+    Py_XDECREF(face);
+    Py_XDECREF(flags);
+    Py_XDECREF(own);
+    Py_XDECREF(base);
+    PyErr_Clear();
+    return ok;
+}
+
+static PyObject *
+sealed_setstate(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    if (!layout_matches(self)) {
+        PyErr_SetString(PyExc_TypeError, "refused by the grader: ndarray.__setstate__ where numpy's array "
+                        "layout is not the one known here");
+        return NULL;
+    }
+    ((np_fields *)self)->flags &= ~NP_OWNDATA;  /* numpy would free it under every view */
+    return call_def(orig_setstate, self, args, kwds);
+}
+
+static void
+drop_export(PyObject *capsule)
+{
+    (void)capsule;  /* never: pinned lives as long as the process */
+}
+
+static PyObject *
+sealed_base(PyObject *self, void *closure)
+{
+    PyObject *b = orig_base->get(self, orig_base->closure), *key, *capsule;
+    Py_buffer *view;
+    (void)closure;
+    if (b == NULL || !PyMemoryView_Check(b))
+        return b;
+    key = PyLong_FromVoidPtr(b);
+    if (key == NULL || PyDict_GetItemWithError(pinned, key) != NULL || PyErr_Occurred()) {
+        Py_XDECREF(key);
+        if (PyErr_Occurred()) {
+            Py_DECREF(b);
+            return NULL;
+        }
+        return b;
+    }
+    view = PyMem_Malloc(sizeof(Py_buffer));
+    if (view == NULL || PyObject_GetBuffer(b, view, PyBUF_FULL_RO) < 0) {
+        PyMem_Free(view);
+        Py_DECREF(key);
+        Py_DECREF(b);
+        return NULL;
+    }
+    capsule = PyCapsule_New(view, NULL, drop_export);
+    if (capsule == NULL || PyDict_SetItem(pinned, key, capsule) < 0) {
+        Py_XDECREF(capsule);
+        Py_DECREF(key);
+        Py_DECREF(b);
+        return NULL;  /* the export stays held: fail closed */
+    }
+    Py_DECREF(capsule);
+    Py_DECREF(key);
+    return b;
+}
+
+static PyMethodDef sealed_defs[] = {
+    {"resize", (PyCFunction)(void (*)(void))sealed_resize, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"__setstate__", (PyCFunction)(void (*)(void))sealed_setstate, METH_VARARGS | METH_KEYWORDS, NULL},
+};
+static PyGetSetDef sealed_base_def = {"base", sealed_base, NULL, NULL, NULL};
+
+static int
+seal_type(PyTypeObject *t)
+{
+    PyObject *resize, *setstate, *base, *nr = NULL, *ns = NULL, *nb = NULL;
+    if (ndarray_type != NULL)
+        return ndarray_type == t ? 0 : -1;
+    if (t->tp_dict == NULL || (t->tp_flags & Py_TPFLAGS_HEAPTYPE) || strcmp(t->tp_name, "numpy.ndarray") != 0)
+        return -1;
+    resize = PyDict_GetItemString(t->tp_dict, "resize");
+    setstate = PyDict_GetItemString(t->tp_dict, "__setstate__");
+    base = PyDict_GetItemString(t->tp_dict, "base");
+    if (resize == NULL || setstate == NULL || base == NULL || !PyObject_TypeCheck(resize, &PyMethodDescr_Type)
+        || !PyObject_TypeCheck(setstate, &PyMethodDescr_Type) || !PyObject_TypeCheck(base, &PyGetSetDescr_Type))
+        return -1;
+    if (pinned == NULL && (pinned = PyDict_New()) == NULL)
+        return -1;
+    orig_resize = ((PyMethodDescrObject *)resize)->d_method;
+    orig_setstate = ((PyMethodDescrObject *)setstate)->d_method;
+    orig_base = ((PyGetSetDescrObject *)base)->d_getset;
+    if (orig_base->get == NULL)
+        return -1;
+    sealed_base_def.set = orig_base->set;
+    sealed_base_def.doc = orig_base->doc;
+    nr = PyDescr_NewMethod(t, &sealed_defs[0]);
+    ns = PyDescr_NewMethod(t, &sealed_defs[1]);
+    nb = PyDescr_NewGetSet(t, &sealed_base_def);
+    if (nr == NULL || ns == NULL || nb == NULL || PyDict_SetItemString(t->tp_dict, "resize", nr) < 0
+        || PyDict_SetItemString(t->tp_dict, "__setstate__", ns) < 0 || PyDict_SetItemString(t->tp_dict, "base", nb) < 0) {
+        Py_XDECREF(nr);
+        Py_XDECREF(ns);
+        Py_XDECREF(nb);
+        return -1;
+    }
+    Py_DECREF(nr);
+    Py_DECREF(ns);
+    Py_DECREF(nb);
+    PyType_Modified(t);
+    ndarray_type = t;
+    return 0;
+}
+
+/* seal(ndarray) -> True once numpy.ndarray's three methods are sealed in this process. */
+static PyObject *
+seal(PyObject *self, PyObject *arg)
+{
+    if (!PyType_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "seal(numpy.ndarray)");
+        return NULL;
+    }
+    if (seal_type((PyTypeObject *)arg) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "refused by the grader: not numpy's ndarray as known here");
+        return NULL;
+    }
+    Py_RETURN_TRUE;
+}
+
+static PyObject *
+sealed(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(ndarray_type != NULL);
+}
+
+static int
+guarded_type_ready(PyTypeObject *t)
+{
+    int r = PyType_Ready(t);
+    if (r == 0 && ndarray_type == NULL && !(t->tp_flags & Py_TPFLAGS_HEAPTYPE) && t->tp_name != NULL
+        && strcmp(t->tp_name, "numpy.ndarray") == 0 && seal_type(t) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ImportError, "refused by the grader: numpy.ndarray could not be sealed");
+        return -1;
+    }
+    return r;
+}
+
 #ifdef RLVR_GOT
 #if defined(__x86_64__)
 #define R_JUMP_SLOT R_X86_64_JUMP_SLOT
@@ -162,6 +436,8 @@ patch_relocs(ElfW(Addr) base, const ElfW(Rela) *rel, size_t size, const ElfW(Sym
             write_slot(slot, (void *)guarded_lookup, relro_lo, relro_hi);
         else if (strcmp(sym, "PyObject_GetAttr") == 0)
             write_slot(slot, (void *)guarded_getattr, relro_lo, relro_hi);
+        else if (strcmp(sym, "PyType_Ready") == 0)
+            write_slot(slot, (void *)guarded_type_ready, relro_lo, relro_hi);
     }
 }
 
@@ -340,6 +616,8 @@ static PyMethodDef methods[] = {
     {"install", install, METH_NOARGS, "Patch every loaded extension module; entries patched so far."},
     {"prepare", prepare, METH_O, "prepare(path): load an extension module of the library tree and patch it first."},
     {"supported", supported, METH_NOARGS, "Whether this platform's tables can be patched."},
+    {"seal", seal, METH_O, "seal(numpy.ndarray): resize, __setstate__ and base that leave no array on freed memory."},
+    {"sealed", sealed, METH_NOARGS, "Whether numpy.ndarray is sealed in this process."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -206,4 +206,16 @@ def arm(prefixes: tuple[str, ...]) -> str | None:
         suffixes = tuple(os.fsencode(s) for s in importlib.machinery.EXTENSION_SUFFIXES)
         _arrays.arm(check, suffixes, tuple(os.fsencode(p) for p in prefixes))
     _arrays.install()
+    seal()
     return None
+
+
+def seal() -> None:
+    """Seal numpy's ndarray (_arrays.c) if numpy is loaded; a later numpy is sealed as it loads."""
+    import sys
+
+    from rlvr_harness import _arrays
+
+    nd = getattr(sys.modules.get("numpy"), "ndarray", None)
+    if nd is not None and not _arrays.sealed():
+        _arrays.seal(nd)

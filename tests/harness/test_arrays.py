@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, requires_root
 
 PROBE = r'''
 import sys
@@ -138,3 +138,140 @@ def test_a_genuine_arrays_own_interface_is_what_a_library_reading_it_gets():
     assert check(y, "__array_interface__", y.__array_interface__)["data"] == x.__array_interface__["data"]
     with pytest.raises(TypeError, match="refused by the grader"):
         check(object(), "__array_interface__", y.__array_interface__)
+
+
+_USE_AFTER_FREE = ("numpy_resize_refcheck_false_use_after_free", "numpy_frombuffer_base_released_use_after_free",
+                   "numpy_setstate_frees_under_a_view")
+_FIDELITY_TESTS = {
+    "asserts": "assert f(1) == 2\nassert f(41) == 42\n",
+    "humaneval": "def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(41) == 42\n\n\ncheck(f)\n",
+}
+
+
+@requires_root
+def test_numpys_own_methods_leave_no_array_on_freed_memory(numpy_env):
+    """Issue 15 (s15c's open routes): resize(refcheck=False) with a view alive, a released base
+    memoryview of np.frombuffer(bytearray), __setstate__ on an array with views each left an array
+    on freed memory, from which a program rewrote the harness's "failed" to "passed" (1.0 under
+    the asserts and HumanEval styles). _arrays.c seals the three; honest resize, pickling and
+    buffers still pass."""
+    from rlvr_grade.api import Grader, ScoreOptions
+    from rlvr_grade.checks import CheckOptions
+    from rlvr_grade.types import Limits
+
+    hacks = ROOT / "tests" / "hacks"
+    rows = [{"name": name, "completion": (hacks / f"{name}.py").read_text(), "tests": tests}
+            for name in (*_USE_AFTER_FREE, "honest/numpy_resize_pickle_and_buffers") for tests in _FIDELITY_TESTS.values()]
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=2.0)), concurrency=2, retry_delay=0.05, env=numpy_env)
+    with Grader(opts) as grader:
+        outcomes = grader.grade(rows)
+    got = {(r["name"], o.reward, o.status) for r, o in zip(rows, outcomes, strict=True)}
+    # resize and release are refused; __setstate__ leaves the old memory to the view, so the
+    # program finds no freed block and its wrong answer fails
+    assert got == {(_USE_AFTER_FREE[0], 0.0, "runtime_error"), (_USE_AFTER_FREE[1], 0.0, "runtime_error"),
+                   (_USE_AFTER_FREE[2], 0.0, "fail"), ("honest/numpy_resize_pickle_and_buffers", 1.0, "pass")}, got
+    errors = [o.error for r, o in zip(rows, outcomes, strict=True) if r["name"] in _USE_AFTER_FREE[:2]]
+    assert all("refused by the grader" in e or "exported buffer" in e for e in errors), errors
+
+
+FREED_PROBE = r'''
+import glob, os, sys
+from rlvr_harness import _arrays, arrays
+from rlvr_harness.guard import library_prefixes
+
+MODE = sys.argv[1]
+if MODE == "before":  # numpy loaded before the check is armed (a seed that preloads it)
+    import numpy as np
+    assert arrays.arm(library_prefixes()) is None
+elif MODE == "after":  # numpy imported later: the guard's import hook prepares its extension
+    assert arrays.arm(library_prefixes()) is None
+    spec = __import__("importlib.util").util.find_spec("numpy")
+    for so in glob.glob(os.path.join(os.path.dirname(spec.origin), "_core", "_multiarray_umath*.so")):
+        _arrays.prepare(so)
+    import numpy as np
+else:
+    import numpy as np
+
+N = 4096
+
+
+def freed_by(route):
+    """Whether the array the route leaves is on freed memory: a list's item table takes it."""
+    try:
+        dangling, holder = route()
+    except (ValueError, BufferError):
+        return False
+    items = [None] * (N // 8)
+    return int(dangling.view(np.int64)[0]) == id(None)
+
+
+def resize():
+    a = np.zeros(N, dtype=np.uint8)
+    v = a[:]
+    a.resize(1 << 20, refcheck=False)
+    return v, a
+
+
+def release():
+    ba = bytearray(N)
+    a = np.frombuffer(ba, dtype=np.uint8)
+    a.base.release()
+    ba.extend(bytes(1 << 20))
+    return a, ba
+
+
+def release_asarray():
+    ba = bytearray(N)
+    a = np.asarray(memoryview(ba))
+    with a.base:
+        pass
+    ba.extend(bytes(1 << 20))
+    return a, ba
+
+
+def setstate():
+    a = np.zeros(N, dtype=np.uint8)
+    v = a[:]
+    a.__setstate__(np.ones(1, dtype=np.uint8).__reduce__()[2])
+    return v, a
+
+
+freed = sorted(n for n, r in [("resize", resize), ("release", release), ("release_asarray", release_asarray),
+                              ("setstate", setstate)] if freed_by(r))
+a = np.zeros(2)
+a.resize(4)
+b = np.arange(3.0)
+b.resize((2, 2), refcheck=False)
+c = np.arange(4)
+c.__setstate__(np.ones(2).__reduce__()[2])
+pickle = __import__("pickle")
+with memoryview(bytearray(b"\x01\x02")) as m:
+    over = np.frombuffer(m, dtype=np.uint8)
+    summed = int(over.sum())
+honest = [a.shape == (4,), b.shape == (2, 2), c.tolist() == [1.0, 1.0], summed == 3,
+          pickle.loads(pickle.dumps(np.arange(3))).tolist() == [0, 1, 2],
+          type(np.frombuffer(bytearray(2), dtype=np.uint8).base) is memoryview]
+print(freed, honest, _arrays.sealed())
+'''
+
+
+@pytest.mark.parametrize("mode", ["before", "after"])
+def test_numpys_freeing_methods_are_sealed_whenever_numpy_is_loaded(mode):
+    """The three routes leave no array on freed memory, whether numpy was loaded before the
+    check was armed (arrays.arm seals ndarray) or is imported after (PyType_Ready's entry in
+    numpy's own table seals it before any array exists); without either, all of them do."""
+    pytest.importorskip("numpy", reason="numpy is not installed here")
+    try:
+        from rlvr_harness import _arrays
+    except ImportError:
+        pytest.skip("rlvr_harness/_arrays was not built here")
+    if not _arrays.supported():
+        pytest.skip("this platform's extension tables cannot be patched")
+
+    def run(m):
+        out = subprocess.run([sys.executable, "-c", FREED_PROBE, m], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+
+    assert run("plain") == "['release', 'release_asarray', 'resize', 'setstate'] [True, True, True, True, True, True] False"
+    assert run(mode) == "[] [True, True, True, True, True, True] True"
