@@ -24,6 +24,9 @@ from rlvr_harness.limits import case_rlimits
 READ_CHUNK = 65536
 INF = float("inf")
 FD_END = 65536  # spawn closes every descriptor below this but the ones it hands on
+# The wall deadline moves by the time a run waited for a CPU (collect), up to this x its wall limit.
+WALL_STRETCH = 10.0
+STRETCH_STEP_S = 0.05  # a moved deadline is looked at again no sooner than this
 
 # The result channel's descriptor in this process, once the check's entry names it
 # (sandbox/zygote.py run_harness). The seccomp guard refuses closing it and any close_range
@@ -91,6 +94,7 @@ class Collected:
     killed_for_wall: bool
     killed_for_output: bool  # a stopping stream went past its cap: stopped, ended or not
     cpu_watched: bool = False  # `cpu_used` read the CPU at the end (a cgroup counted it)
+    waited_s: float = 0.0  # how much later than t0 + wall_s the wall deadline was moved (`waited`)
 
     @property
     def exit_code(self) -> int | None:
@@ -103,7 +107,7 @@ class Collected:
 
 def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: Callable[[], None],
             cpu_limit: float = INF, cpu_used: Callable[[], float | None] | None = None, ncpu: int = 1,
-            linger_s: float = 0.5, lazy_s: float | None = None, eager_bytes: int = 32 << 10,
+            waited: Callable[[], float | None] | None = None, linger_s: float = 0.5, lazy_s: float | None = None, eager_bytes: int = 32 << 10,
             cpu_every_s: float = 0.25) -> Collected:
     """Drain `streams` of the started process `pid` until it has exited and they are closed,
     kill it (`kill`) at the first limit it meets, then reap it.
@@ -113,13 +117,18 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
     After the exit, descendants that hold the pipes open get `linger_s`; `kill` is called before
     the reap in any case (the zombie keeps a process group's id alive for it to reach them).
 
-    Limits: the wall deadline (`t0` + `wall_s`); the output caps (see Stream); the CPU limit when
+    Limits: the wall deadline (`t0` + `wall_s`, moved later by what `waited` reads, see below); the output caps (see Stream); the CPU limit when
     `cpu_used` reads the CPU spent so far (None: it cannot), looked at no later than the earliest
     moment the budget could run out on all `ncpu` cores, and at least every `cpu_every_s`. `lazy_s`: instead of waking for every
     write, sleep on the pidfd alone and empty the pipes every `lazy_s` (a check writes ~15 records;
     each wake-up costs a run of this loop while it runs), turning eager (woken by the pipes) once
     a drain finds `eager_bytes`, so a flooding writer never waits on a full pipe for long. None:
-    eager from the start."""
+    eager from the start.
+
+    `waited`: seconds the run has waited runnable for a CPU since `t0` (a cgroup's CPU pressure,
+    or `threads_waited`). Wall is a backstop against sleeping or blocking; load must not stop a
+    computing run. At the deadline it moves to `t0` + `wall_s` + waited, never past `t0` +
+    WALL_STRETCH x `wall_s`; a sleeper waits for no CPU and stops at its wall limit."""
     for s in streams:
         os.set_blocking(s.fd, False)
     pidfd = os.pidfd_open(pid)
@@ -134,7 +143,7 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
     next_drain = t0 + (lazy_s or 0.0)
     deadline = t0 + wall_s
     exited = killed_for_cpu = killed_for_wall = killed_for_output = False
-    cpu_seen = 0.0
+    cpu_seen = waited_s = 0.0
     linger_until: float | None = None
     live = [s for s in streams]
     while live or not exited:
@@ -153,9 +162,14 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
                 else:
                     next_cpu_look = now + min(cpu_every_s, max(0.005, left / ncpu))
         if not exited and now >= deadline:
-            kill()
-            killed_for_wall = True
-            deadline = INF
+            later = _stretched(t0, wall_s, waited)
+            if later > now:
+                waited_s = later - (t0 + wall_s)
+                deadline = min(max(later, now + STRETCH_STEP_S), t0 + WALL_STRETCH * wall_s)
+            else:
+                kill()
+                killed_for_wall = True
+                deadline = INF
         if exited and linger_until is None:
             linger_until = now + linger_s
         if linger_until is not None and now >= linger_until:
@@ -201,7 +215,47 @@ def collect(pid: int, streams: list[Stream], *, t0: float, wall_s: float, kill: 
     if used is not None:
         cpu = max(cpu, used, cpu_seen)
     return Collected(status, cpu, wall, rusage.ru_maxrss, killed_for_cpu, killed_for_wall, killed_for_output,
-                     used is not None)
+                     used is not None, waited_s)
+
+
+def _stretched(t0: float, wall_s: float, waited: Callable[[], float | None] | None) -> float:
+    """The wall deadline moved by the time the run waited for a CPU (see collect), capped."""
+    if waited is None:
+        return t0 + wall_s
+    try:
+        w = waited()
+    except OSError:
+        w = None
+    if w is None or w <= 0:
+        return t0 + wall_s
+    return t0 + wall_s + min(w, (WALL_STRETCH - 1.0) * wall_s)
+
+
+def threads_waited(pids: list[int]) -> float | None:
+    """Seconds the live threads of `pids` have waited runnable for a CPU: the run delay, field 2
+    of /proc/<pid>/task/<tid>/schedstat (ns), summed. None: nothing readable."""
+    total = 0
+    seen = False
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                fd = os.open(f"/proc/{pid}/task/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                fields = os.read(fd, 256).split()
+            except OSError:
+                continue
+            finally:
+                os.close(fd)
+            if len(fields) >= 2 and fields[1].isdigit():
+                total += int(fields[1])
+                seen = True
+    return total / 1e9 if seen else None
 
 
 def kill_group(pid: int) -> None:
@@ -300,6 +354,8 @@ def run(target: Callable[[], None] | list[str], stdin_path: str | None, *, cpu_s
     when a third is given, fd 3. Returns how it ended and what each stream kept."""
     pid, t0, fds = spawn(target, stdin_path, case_rlimits(cpu_s, memory_mb, stack_mb), len(streams) > 2, env)
     drained = [Stream(fd, cap, stops) for fd, (cap, stops) in zip(fds, streams, strict=True)]
-    ended = collect(pid, drained, t0=t0, wall_s=wall_s, kill=lambda: kill_group(pid))
+    # The case's process is new: its threads' run delay is what it waited since t0.
+    ended = collect(pid, drained, t0=t0, wall_s=wall_s, kill=lambda: kill_group(pid),
+                    waited=lambda: threads_waited([pid]))
     return ended, [bytes(s.data) for s in drained]
 

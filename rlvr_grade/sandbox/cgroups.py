@@ -10,6 +10,8 @@ import os
 import re
 
 ROOT = "/sys/fs/cgroup"
+# A v1 host's v2 hierarchy (systemd's "hybrid" layout): a slot's twin there counts its CPU pressure.
+UNIFIED = os.path.join(ROOT, "unified")
 
 # The names of the cgroups we make under rlvr-grade/, group 1 the pid of the process whose
 # death leaves them orphaned (see sweep_dead). Neither pattern matches the other's names, or
@@ -61,6 +63,10 @@ class SlotCgroup:
         self.version = cgroup_version()
         self.name = name
         self.dirs: list[str] = []
+        # cpu.pressure of the slot (v1: of its twin in UNIFIED, see join_pressure)
+        self.pressure_file: str | None = None
+        self.pressure_dir: str | None = None
+        self._joined_from: str | None = None
         if self.version == 2:
             parent = os.path.join(ROOT, "rlvr-grade")
             os.makedirs(parent, exist_ok=True)
@@ -74,6 +80,7 @@ class SlotCgroup:
             self.memory_dir = self.pids_dir = d
             # cpu.stat (usage_usec) exists in every v2 cgroup, the cpu controller not needed.
             self.cpu_file = os.path.join(d, "cpu.stat")
+            self.pressure_file = os.path.join(d, "cpu.pressure")
         elif self.version == 1:
             self.memory_dir = os.path.join(ROOT, "memory", "rlvr-grade", name)
             self.pids_dir = os.path.join(ROOT, "pids", "rlvr-grade", name)
@@ -90,6 +97,14 @@ class SlotCgroup:
                     self.cpu_file = os.path.join(d, "cpuacct.usage")
                 except OSError:
                     pass  # CPU is then limited by RLIMIT_CPU per process only
+            if os.path.isfile(os.path.join(UNIFIED, "cgroup.procs")):
+                d = os.path.join(UNIFIED, "rlvr-grade", name)
+                try:
+                    os.makedirs(d, exist_ok=True)
+                    self.pressure_dir = d
+                    self.pressure_file = os.path.join(d, "cpu.pressure")
+                except OSError:
+                    pass
             try:
                 _write(os.path.join(self.memory_dir, "memory.swappiness"), "0")
             except OSError:
@@ -162,6 +177,46 @@ class SlotCgroup:
             return None
         return int(text)
 
+    def cpu_waited_us(self) -> int | None:
+        """Microseconds in which a task of the slot waited runnable for a CPU (PSI cpu "some"
+        total), exited processes included. None: no PSI (kernel without it, psi=0)."""
+        if self.pressure_file is None:
+            return None
+        try:
+            text = _read(self.pressure_file)
+        except OSError:
+            return None
+        for line in text.splitlines():
+            if line.startswith("some "):
+                for part in line.split():
+                    if part.startswith("total="):
+                        return int(part[6:])
+        return None
+
+    def join_pressure(self) -> None:
+        """v1: move the calling worker into the slot's twin in UNIFIED, once, so its checks are
+        born there (a v2 move takes a global lock, ~1 ms CPU: not per check). remove() leaves."""
+        if self.pressure_dir is None or self._joined_from is not None:
+            return
+        try:
+            for line in _read("/proc/self/cgroup").splitlines():
+                if line.startswith("0::"):
+                    self._joined_from = os.path.join(UNIFIED, line[3:].lstrip("/"))
+            _write(os.path.join(self.pressure_dir, "cgroup.procs"), "0")
+        except OSError:
+            self._joined_from = None
+            self.pressure_dir = self.pressure_file = None
+            return
+        if self._joined_from is None:
+            self._joined_from = UNIFIED
+
+    def processes(self) -> list[int]:
+        """The pids in the slot's cgroup now."""
+        try:
+            return [int(t) for t in _read(os.path.join(self.pids_dir, "cgroup.procs")).split()]
+        except (OSError, ValueError):
+            return []
+
     def join(self, pid: int) -> None:
         for d in self.dirs:
             _write(os.path.join(d, "cgroup.procs"), str(pid))
@@ -169,7 +224,7 @@ class SlotCgroup:
     def procs_files(self) -> list[str]:
         """The file per hierarchy a process writes its own pid to, to join (join does it for
         another pid, which races with that process's forks)."""
-        return [os.path.join(d, "cgroup.procs") for d in self.dirs]
+        return [os.path.join(d, "cgroup.procs") for d in self.dirs + ([self.pressure_dir] if self.pressure_dir else [])]
 
     def members(self) -> int:
         """How many processes are in the slot's cgroups now."""
@@ -252,7 +307,13 @@ class SlotCgroup:
         import time
 
         deadline = time.monotonic() + wait_s
-        for d in self.dirs:
+        if self._joined_from is not None:
+            try:
+                _write(os.path.join(self._joined_from, "cgroup.procs"), "0")
+            except OSError:
+                pass
+            self._joined_from = None
+        for d in self.dirs + ([self.pressure_dir] if self.pressure_dir else []):
             _rmdir_by(d, deadline)
 
 

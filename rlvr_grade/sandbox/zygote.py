@@ -132,6 +132,7 @@ class Zygote:
             from rlvr_grade.sandbox.cgroups import SlotCgroup
 
             self.cgroup = SlotCgroup(self.cfg.cgroup)
+            self.cgroup.join_pressure()
             cpu = "+cpu accounting" if self.cgroup.cpu_file else ""
             self.features["cgroup"] = f"v{self.cgroup.version} memory+pids{cpu} per slot"
         if self.cfg.seccomp:
@@ -214,11 +215,12 @@ class Zygote:
         for fd in (out_w, err_w):
             _grow_pipe(fd)
         oom_before = 0
-        cpu_before = None
+        cpu_before = waited_before = None
         if self.cgroup is not None:
             self.cgroup.configure(limits.memory_mb << 20, limits.processes)
             oom_before = self.cgroup.oom_kills()
             cpu_before = self.cgroup.cpu_ns()
+            waited_before = self.cgroup.cpu_waited_us()
             peak_mark = self.cgroup.peak_mark()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -257,7 +259,7 @@ class Zygote:
             linux.setns(self.pidns_fd, linux.CLONE_NEWPID)
         os.close(res_w), os.close(out_w), os.close(err_w), os.close(setup_w)
         try:
-            result = self._collect(pid, t0, limits, nonce, chan, out_r, err_r, cpu_before, setup_r)
+            result = self._collect(pid, t0, limits, nonce, chan, out_r, err_r, cpu_before, setup_r, waited_before)
         finally:
             chan.close()
         if self.cgroup is not None:
@@ -282,8 +284,22 @@ class Zygote:
         now = self.cgroup.cpu_ns()
         return None if now is None else (now - cpu_before) / 1e9
 
+    def _waited(self, pid: int, waited_before: int | None) -> float | None:
+        """Seconds the running check has waited runnable for a CPU since it started (its wall
+        deadline moves by that, see process.collect): the slot cgroup's CPU pressure, which counts
+        every process the check ever had; without PSI, the run delay of the threads of the
+        processes in the slot's cgroup now (or of the check's own process, without a cgroup)."""
+        if self.cgroup is None:
+            return process.threads_waited([pid])
+        if waited_before is not None:
+            now = self.cgroup.cpu_waited_us()
+            if now is not None:
+                return (now - waited_before) / 1e6
+        return process.threads_waited(self.cgroup.processes())
+
     def _collect(self, pid: int, t0: float, limits: CheckLimits, nonce: str, chan: socket.socket, out_r: int, err_r: int,
-                 cpu_before: int | None = None, setup_r: int | None = None) -> CheckReport | dict[str, str]:
+                 cpu_before: int | None = None, setup_r: int | None = None,
+                 waited_before: int | None = None) -> CheckReport | dict[str, str]:
         """The check's run (rlvr_harness/process.py `collect`): its output, result channel and setup
         pipe drained lazily, stopped at its output cap, its wall deadline and, with a cgroup, its
         exact CPU limit from the cgroup's accounting (RLIMIT_CPU is per process and whole
@@ -305,7 +321,8 @@ class Zygote:
         # and line the check writes; a check that writes fast (a flood) turns eager. After its
         # exit, the pid namespace is gone and the pipes close at once: a second is plenty.
         ended = process.collect(pid, streams, t0=t0, wall_s=limits.wall_s, kill=lambda: _kill(pid),
-                                cpu_limit=cpu_limit, cpu_used=watch, ncpu=_NCPU, linger_s=1.0, lazy_s=DRAIN_S,
+                                cpu_limit=cpu_limit, cpu_used=watch, ncpu=_NCPU,
+                                waited=lambda: self._waited(pid, waited_before), linger_s=1.0, lazy_s=DRAIN_S,
                                 eager_bytes=EAGER_BYTES)
         sent_back = None
         if setup is not None:

@@ -54,6 +54,52 @@ def test_the_wall_deadline_kills_a_sleeper():
     assert limits.limit_hit(cpu_s=ended.cpu_s, cpu_limit=5, sig=ended.signal, killed_for_wall=True) == "wall"
 
 
+def test_the_wall_deadline_moves_by_the_time_the_run_waited_for_a_cpu():
+    # `waited` is what the zygote reads from the slot cgroup's CPU pressure (or the threads' run
+    # delay): a sleeper that "waited" 0.6 s is stopped for wall 0.6 s later than its limit.
+    ended, _ = _run("import time\ntime.sleep(30)", wall_s=0.3, waited=lambda: 0.6)
+    assert ended.killed_for_wall and ended.signal == signal.SIGKILL
+    assert ended.waited_s == pytest.approx(0.6) and ended.wall_s >= 0.9
+
+
+def test_the_moved_wall_deadline_is_capped_so_a_starved_run_still_ends():
+    ended, _ = _run("import time\ntime.sleep(30)", wall_s=0.2, waited=lambda: 1000.0)
+    assert ended.killed_for_wall
+    assert ended.waited_s == pytest.approx((process.WALL_STRETCH - 1) * 0.2) and ended.wall_s >= process.WALL_STRETCH * 0.2
+
+
+def test_a_run_that_waited_nothing_or_cannot_be_read_stops_at_its_wall_limit():
+    for waited in (lambda: None, lambda: 0.0):
+        ended, _ = _run("import time\ntime.sleep(30)", wall_s=0.3, waited=waited)
+        assert ended.killed_for_wall and ended.waited_s == 0.0
+
+
+def test_threads_waited_reads_the_run_delay_of_a_process_kept_off_the_cpu():
+    # Three busy loops on one CPU, each in its own session (autogroup: a session is one group on
+    # the CPU): each waits about two thirds of the time, whatever else the machine runs.
+    if not os.path.exists("/proc/self/schedstat"):
+        pytest.skip("this kernel keeps no sched_info (/proc/<pid>/schedstat)")
+    cpu = min(os.sched_getaffinity(0))
+    code = f"import os\nos.setsid()\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"
+    procs = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover
+            os.execv(PY, [PY, "-c", code])
+        procs.append(pid)
+    try:
+        time.sleep(1.5)
+        waited = process.threads_waited(procs[:1])
+        both = process.threads_waited(procs)
+    finally:
+        for pid in procs:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    assert waited is not None and waited > 0.2
+    assert both is not None and both > waited
+    assert process.threads_waited([]) is None
+
+
 def test_the_cpu_watcher_stops_the_process_at_its_limit():
     # cpu_used is what the zygote reads from the slot cgroup; here the process's own clock.
     pid_box = []
