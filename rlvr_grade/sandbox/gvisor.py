@@ -332,6 +332,7 @@ class GvisorBackend(RemoteBackend):
 
         limits = limits or Limits()
         cpu_limit = float(limits.cpu_s) * (1 + SENTRY_CPU_SHARE) + SENTRY_CPU_S
+        waited_before = None
         if slot is not None:
             # Nothing of the check before carries over: its processes are gone (the cgroup is
             # empty), and its OOM kills, CPU and peak are marks this check is measured from.
@@ -343,6 +344,7 @@ class GvisorBackend(RemoteBackend):
             except OSError as exc:  # the sandbox's failure, never the check's
                 raise SandboxError(f"gvisor: cannot set the limits of a slot's cgroup: {exc}") from exc
             oom_before, peak_mark = slot.oom_kills(), slot.peak_mark()
+            waited_before = slot.cpu_waited_us()
             files = slot.procs_files()
             # runsc starts in the slot's cgroup (the shell joins it, then execs): every process
             # it makes is born in it, none can fork before it is counted.
@@ -373,6 +375,14 @@ class GvisorBackend(RemoteBackend):
                 now = slot.cpu_ns()
                 return None if now is None else (now - start[0]) / 1e9
 
+            def waited() -> float | None:
+                # runsc's host threads (the sentry's) wait for the check: the deadline moves by it.
+                if waited_before is not None:
+                    now = slot.cpu_waited_us()
+                    if now is not None:
+                        return (now - waited_before) / 1e6
+                return process.threads_waited(slot.processes())
+
             def kill() -> None:
                 _kill_group(proc.pid)
                 if slot is not None:
@@ -383,7 +393,7 @@ class GvisorBackend(RemoteBackend):
             try:
                 ended = process.collect(proc.pid, [], t0=t0, wall_s=timeout, kill=kill, cpu_limit=cpu_limit,
                                         cpu_used=cpu_used if slot is not None else None, ncpu=os.cpu_count() or 1,
-                                        cpu_every_s=0.05)
+                                        waited=waited if slot is not None else None, cpu_every_s=0.05)
             finally:
                 with self._lock:
                     self._procs.pop(proc.pid, None)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -131,3 +132,23 @@ def test_a_stdio_case_that_waits_for_a_cpu_is_not_stopped_by_its_wall_limit(pinn
         ex = pinned.run(check)
     outcome = score(check, ex, RewardConfig(), 0.0)
     assert outcome.status == "pass", (outcome, [(r.outcome, r.message) for r in ex.records], ex.stderr[-500:])
+
+
+@pytest.mark.skipif(shutil.which("runsc") is None, reason="needs runsc (apt-get install runsc; .ci/run installs it)")
+def test_the_gvisor_sandboxs_own_deadline_moves_by_what_runsc_waited_for_a_cpu():
+    # The host-side deadline (wall limit + grace; no grace here) of a sandbox whose start-up
+    # waited behind busy loops on its one CPU: a sandbox_error before, the check's pass now.
+    from rlvr_grade.sandbox.gvisor import GvisorBackend
+
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    backend = GvisorBackend(concurrency=1, grace_s=0.0)
+    try:
+        backend.start()
+        check = asserts_check("def work():\n    return True\n", Limits(cpu_s=1.0, wall_s=3.0))
+        with hogs(6):
+            ex = backend.run(check)
+        assert [r.outcome for r in ex.records] == ["passed"] and ex.limit_hit is None, ex
+    finally:
+        backend.close()
+        os.sched_setaffinity(0, allowed)
