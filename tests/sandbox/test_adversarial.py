@@ -192,7 +192,7 @@ def sandbox(host, setup_path):
     names = [s.init.cgroup for s in backend._slots]
     backend.close()
     for name in filter(None, names):  # close() leaves no cgroup behind
-        for base in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup"):
+        for base in ("/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/unified", "/sys/fs/cgroup"):
             assert not os.path.exists(os.path.join(base, "rlvr-grade", name))
 
 
