@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -47,6 +48,17 @@
 struct rlvr_mount_attr {
     unsigned long long attr_set, attr_clr, propagation, userns_fd;
 };
+
+/* `len` bytes of `data` written to `path` in one write (the id map files take one) */
+static int write_file(const char *path, const char *data, int len)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int ok = write(fd, data, (size_t)len) == len;
+    close(fd);
+    return ok ? 0 : -1;
+}
 
 /* `pair` as (bytes, bytes): sets *first and *second, or a TypeError naming `what` */
 static int bytes_pair(PyObject *pair, const char *what, PyObject **first, PyObject **second)
@@ -127,7 +139,7 @@ static int close_from(unsigned int first, unsigned int last)
 }
 
 /* enter(res_w, out_w, err_w, setup_w, chan, template, cgroup_files, tmp_opts, keep,
- *       proc_opts, dirs, files, uid, rlimits, seccomp, workdir, hostname) -> chan
+ *       proc_opts, dirs, files, uid, rlimits, own_userns, seccomp, workdir, hostname) -> chan
  *
  * chan: where the result channel goes (close-on-exec; the worker's seccomp program keeps it
  * there: seccomp.channel_guard), the setup pipe at chan + 1, the template at chan + 2;
@@ -140,16 +152,17 @@ static int close_from(unsigned int first, unsigned int last)
  * proc_opts: the /proc mount options (b"subset=pid", or b"" where the kernel lacks it);
  * dirs: tuple of (path bytes, mode) made after the mounts; files: tuple of (path bytes, data bytes),
  * written 0444; rlimits: tuple of (resource, limit) set soft = hard; seccomp: bytes of
- * struct sock_filter, or None; uid: the uid and gid to drop to. */
+ * struct sock_filter, or None; uid: the uid and gid to drop to; own_userns: 1 for a user namespace
+ * of the check's own after the drop (isolation.own_user_namespace: its own keyrings). */
 static PyObject *enter(PyObject *self, PyObject *args)
 {
-    int res_w, out_w, err_w, setup_w, chan, templ, uid;
+    int res_w, out_w, err_w, setup_w, chan, templ, uid, own_userns;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
     const char *tmp_opts, *proc_opts, *workdir, *hostname;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!yO!O!iO!Oss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
+    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!yO!O!iO!iOss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep,
                           &proc_opts, &PyTuple_Type, &dirs,
-                          &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &seccomp,
+                          &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &own_userns, &seccomp,
                           &workdir, &hostname))
         return NULL;
 
@@ -270,6 +283,22 @@ static PyObject *enter(PyObject *self, PyObject *args)
     if (setgroups(0, NULL) < 0 || setresgid((gid_t)uid, (gid_t)uid, (gid_t)uid) < 0
         || setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid) < 0)
         return fail(setup_fd, "drop uid"), NULL;
+    /* own_user_namespace: dumpable again (the drop made /proc/self/*_map root's), a new user
+     * namespace, the uid and gid mapped to themselves, no capability kept in it */
+    if (own_userns) {
+        char map[64];
+        int n = snprintf(map, sizeof map, "%d %d 1", uid, uid);
+        struct __user_cap_header_struct cap_header = {_LINUX_CAPABILITY_VERSION_3, 0};
+        struct __user_cap_data_struct cap_data[2];
+        memset(cap_data, 0, sizeof cap_data);
+        if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0 || unshare(CLONE_NEWUSER) < 0)
+            return fail(setup_fd, "user namespace"), NULL;
+        if (write_file("/proc/self/setgroups", "deny", 4) < 0 || write_file("/proc/self/uid_map", map, n) < 0
+            || write_file("/proc/self/gid_map", map, n) < 0)
+            return fail(setup_fd, "map ids"), NULL;
+        if (syscall(SYS_capset, &cap_header, cap_data) < 0)
+            return fail(setup_fd, "capset"), NULL;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
         return fail(setup_fd, "no_new_privs"), NULL;
     /* not dumpable: /proc/<pid>/{mem,environ,...} of the check are root's, even to itself */
@@ -303,7 +332,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
 #ifndef CHILD_PROTOCOL
-#define CHILD_PROTOCOL 5
+#define CHILD_PROTOCOL 6
 #endif
 
 PyMODINIT_FUNC PyInit__child(void)

@@ -44,6 +44,7 @@ class IsolationPlan:
     uid: int = 65534
     nproc_base: int = 0  # userns: RLIMIT_NPROC counts the grader's own processes too
     has_cgroup: bool = False  # memory is capped by a cgroup (else RLIMIT_AS), CPU watched outside
+    own_keyrings: bool = False  # root: each check gets a user namespace of its own (own_user_namespace)
 
     @property
     def isolated(self) -> bool:
@@ -219,9 +220,42 @@ def drop_privileges(plan: IsolationPlan, limits: CheckLimits, workdir: str | Non
         os.setgroups([])
         os.setresgid(plan.uid, plan.uid, plan.uid)
         os.setresuid(plan.uid, plan.uid, plan.uid)
+        if plan.own_keyrings:
+            own_user_namespace(plan.uid)
         linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
         # Not dumpable (whatever fs.suid_dumpable says): the files of /proc/<pid> of the check
         # are then root's, so not even the check itself opens its own /proc/self/mem, environ
         # or pagemap; seccomp refuses making it dumpable again (an exec'd program starts
         # dumpable, with nothing of the harness in its memory).
         linux.prctl(linux.PR_SET_DUMPABLE, 0)
+
+
+def own_user_namespace(uid: int) -> None:
+    """After the uid drop: a user namespace of the check's own, `uid` mapped to itself, no
+    capability kept in it. The kernel keeps a uid's user, user-session and persistent keyrings
+    in the user namespace's registers, so a key left there dies with the check instead of
+    waiting for the slot's next one (docs/sandbox.md). The drop made this process not dumpable,
+    which makes its /proc/self/*_map files root's: dumpable again until drop_privileges ends."""
+    linux.prctl(linux.PR_SET_DUMPABLE, 1)
+    linux.unshare(linux.CLONE_NEWUSER)
+    linux.map_ids(uid, uid, uid, uid)
+    linux.drop_capabilities()
+
+
+def user_namespace_for_checks(uid: int) -> str:
+    """"" when a process dropped to `uid` can make its own user namespace (own_user_namespace),
+    else why not (user namespaces off for unprivileged users): probed in a throwaway child."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the probe child
+        code = 0
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            own_user_namespace(uid)
+        except OSError as exc:
+            code = exc.errno or 1
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return "" if code == 0 else f"no user namespace for an unprivileged uid: {os.strerror(code) if code > 0 else code}"

@@ -80,8 +80,19 @@ class Zygote:
         self.chan = channel_descriptor()
         if cfg.isolate:
             self._isolate_slot()
+        # The uid's keyrings: seccomp refuses add_key, keyctl and request_key; without it a user
+        # namespace of the check's own holds them (~0.1-0.25 ms a check, measured: only then).
+        own_keys = cfg.isolate and cfg.mode == "root" and self.filter is None
+        no_userns = isolation.user_namespace_for_checks(cfg.uid) if own_keys else ""
+        if cfg.isolate and cfg.mode != "none":
+            self.features["keyrings"] = (
+                "own per check (a nested user namespace)" if cfg.mode == "userns"
+                else "unreachable (seccomp refuses add_key, keyctl, request_key)" if self.filter is not None
+                else f"the slot uid's, kept between its checks ({no_userns})" if no_userns
+                else "own per check (a user namespace of its own)")
         self.plan = isolation.IsolationPlan(
             mode=cfg.mode, uid=cfg.uid, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
+            own_keyrings=own_keys and not no_userns,
         )
         # One mount template per root (per language: a C check's root adds gcc to Python's),
         # built on the first check that needs it; the farm descriptors hold shared locks on
@@ -175,7 +186,7 @@ class Zygote:
             tmp_opts=isolation.tmp_options(limits.disk_mb),
             keep=tuple((p.encode(), p[len("/tmp/"):].encode()) for p in t.tmp_keep),
             proc_opts=t.proc_options.encode(), dirs=self._c_dirs, files=tuple(files), uid=self.plan.uid,
-            rlimits=tuple(isolation.rlimits(self.plan, limits)),
+            rlimits=tuple(isolation.rlimits(self.plan, limits)), own_userns=int(self.plan.own_keyrings),
             seccomp=self.filter.program if self.filter is not None else None,
             workdir=isolation.WORKDIR, hostname=isolation.HOSTNAME,
         )
@@ -438,6 +449,7 @@ class ChildSpec:
     files: tuple[tuple[bytes, bytes], ...]
     uid: int
     rlimits: tuple[tuple[int, int], ...]  # rlvr_harness/limits.py check_rlimits: the C side sets these, nothing else
+    own_userns: int  # isolation.own_user_namespace after the uid drop (1) or not (0)
     seccomp: bytes | None
     workdir: str
     hostname: str
@@ -449,8 +461,8 @@ class ChildSpec:
 # What sandbox/_child.c's enter() takes and does, as this code calls it: its CHILD_PROTOCOL.
 # C_SOURCE_SHA256 is the file the protocol was last bumped for: tests/sandbox/test_child_protocol.py
 # fails when _child.c changes and these two (and CHILD_PROTOCOL in the file) do not.
-C_PROTOCOL = 5
-C_SOURCE_SHA256 = "66b6abc126c4230ae9328ff49f7853a690691041e7114d19dc6954d483a0a6d2"
+C_PROTOCOL = 6
+C_SOURCE_SHA256 = "afc74b355cf2af051792440d2b3deeabbb3fbe5e888ad3f6a23f725d973ec85d"
 
 
 def _c_setup():

@@ -313,6 +313,7 @@ CANDIDATE_SPAWNS = {
 GRADER_PROCESSES = {
     ("rlvr_grade/sandbox/inner.py", "_probe_full", "os.fork"): "can this runner build namespaces: a throwaway probe",
     ("rlvr_grade/sandbox/isolation.py", "make_template", "os.fork"): "builds a language's root once per worker",
+    ("rlvr_grade/sandbox/isolation.py", "user_namespace_for_checks", "os.fork"): "a probe: may a check's uid make a user namespace",
     ("rlvr_grade/sandbox/linux.py", "user_namespaces_allowed", "os.fork"): "a probe",
     ("rlvr_grade/sandbox/seccomp.py", "compile_filter_apart", "os.fork"): "compiles the filter away from ctypes",
     ("rlvr_grade/sandbox/zygote.py", "_native_needed", "os.fork"): "a preload trial: which raw-memory module it needs",

@@ -1546,15 +1546,22 @@ def test_what_a_check_leaves_in_flight_or_on_its_descriptors_reaches_no_later_ch
         backend.close()
 
 
-# The kernel keeps a user keyring and a user-session keyring per uid for as long as the machine
-# runs (and a persistent keyring for days), not per process: a slot's checks share its uid, so a
-# key added by one waits for the next. Seccomp refuses add_key and keyctl (host_wide_calls);
-# without it (no libseccomp: isolation "partial") they cross. Open: clearing them per check
-# needs the keyrings' ids without creating them, for each of the three (issue 16).
-@pytest.mark.parametrize("layer", ["sandbox", pytest.param("no_seccomp", marks=pytest.mark.xfail(
-    reason="without seccomp the per-uid keyrings carry keys to the slot's next check (issue 16, open)", strict=False))])
+# The kernel keeps a uid's user, user-session and persistent keyrings in its user namespace's
+# registers, for as long as that namespace lives (the host's: as long as the machine runs), not
+# per process: a slot's checks share its uid, so a key added by one waited for the next. Seccomp
+# refuses add_key and keyctl (host_wide_calls); without it (no libseccomp: isolation "partial")
+# each check's own user namespace (isolation.own_user_namespace) takes the keys with it; in the
+# user-namespace mode each check's nested one does.
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp", "userns_no_seccomp"])
 def test_keys_left_in_the_per_uid_keyrings_reach_no_later_check(host, setup_path, layer):
-    backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=1)
+    if layer.startswith("userns"):
+        from rlvr_grade.sandbox import linux
+
+        if setup_path == "c" or not linux.user_namespaces_allowed()[0]:
+            pytest.skip("the user-namespace mode sets a check up in Python, where user namespaces are allowed")
+    backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=1,
+                       **({"mode": "userns"} if layer.startswith("userns") else {}))
+    assert backend.isolation()["keyrings"].startswith(("own per check", "unreachable")), backend.isolation()
     try:
         mark = uuid.uuid4().hex[:10]
         ex1 = backend.run(make_check(program("keyring_sender", MARK=mark), "assert not escaped()\n",
@@ -1567,6 +1574,27 @@ def test_keys_left_in_the_per_uid_keyrings_reach_no_later_check(host, setup_path
     finally:
         backend.close()
 
+
+
+# The key quota (kernel.keys.maxkeys, 200) is counted per uid machine-wide, not per user
+# namespace, and a dead check's keys are freed a moment after it (the kernel's key collector):
+# without seccomp, 150 keys one check added left the slot's next check room for ~44 (reward
+# 1.0, C and Python paths), and 197 a tenth of a second later. Open on that layer (issue 16).
+@pytest.mark.parametrize("layer", ["sandbox", pytest.param("no_seccomp", marks=pytest.mark.xfail(
+    reason="without seccomp a check's keys still count against its uid's quota when the next check starts "
+           "(issue 16, open)", strict=False))])
+def test_a_checks_keys_leave_the_next_check_its_whole_key_quota(host, setup_path, layer):
+    backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=1)
+    try:
+        ex1 = backend.run(make_check(program("keyring_quota_sender", MARK=uuid.uuid4().hex[:10]), "assert not escaped()\n",
+                                     Limits(cpu_s=2.0, wall_s=8.0)))
+        assert "made" in ex1.stdout, (ex1.stdout, ex1.stderr[-500:])
+        check = make_check(program("keyring_quota_receiver"), TESTS, Limits(cpu_s=2.0, wall_s=8.0))
+        ex2 = backend.run(check)
+        out = score(check, ex2, RewardConfig(), 0.0)
+        assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex2.stdout, (out, ex2.stdout[-500:])
+    finally:
+        backend.close()
 
 def _plant_everywhere(token: str, env_dirs: list[str]) -> list[Path]:
     """A token file in each place a training box keeps things that exists and is writable."""
