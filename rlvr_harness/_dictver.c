@@ -10,7 +10,8 @@
  *
  * changed(dicts, tags) -> list of the indices whose dict's tag differs from tags[i] (None: differs);
  * tags(dicts) -> tuple of the current tags (a class stands for its own namespace dict); put_back(d, items) sets again what changed (below);
- * held(seqs, idents) -> which lists, sets, bytearrays and objects' classes and dicts changed (below). Reading a tag tells nobody anything secret: the
+ * held(seqs, idents) -> which lists, sets, bytearrays and objects' classes and dicts changed (below);
+ * new_keys(d, known) -> the keys of d not in the set known (below). Reading a tag tells nobody anything secret: the
  * module is harmless in a candidate's hands. Optional: without it the restorer compares every
  * value (runner._VERSION is None). */
 
@@ -269,11 +270,47 @@ fail:
     return NULL;
 }
 
+/* new_keys(d, known) -> the keys of d not in the set known, in d's order (runner._new_modules):
+ * borrowed, where a Python loop over sys.modules increfs every name on a page the child copies.
+ * A key that is not an exact str is held while its hash runs. */
+static PyObject *
+new_keys(PyObject *self, PyObject *args)
+{
+    PyObject *d, *known;
+    if (!PyArg_ParseTuple(args, "O!O", &PyDict_Type, &d, &known))
+        return NULL;
+    if (!PyAnySet_Check(known)) {
+        PyErr_SetString(PyExc_TypeError, "new_keys() takes a dict and a set of keys");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(d, &pos, &k, &v)) {
+        int exact = PyUnicode_CheckExact(k), has;
+        if (exact) {
+            has = PySet_Contains(known, k);
+        } else {
+            Py_INCREF(k);
+            has = PySet_Contains(known, k);
+            Py_DECREF(k);
+        }
+        if (has < 0 || (!has && PyList_Append(out, k) < 0)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"held", held, METH_VARARGS, "held(seqs, idents) -> (indices of seqs changed, indices of idents changed)"},
     {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
     {"tags", tags, METH_O, "tags(dicts) -> the version tag of each dict in the tuple"},
     {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},
+    {"new_keys", new_keys, METH_VARARGS, "new_keys(d, known) -> the keys of the dict d not in the set known, in d's order"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -349,14 +349,21 @@ def _entries(key: str) -> tuple[tuple[Any, ...], ...]:
                 _cls, live, items, tag = _class_snapshot(c)
                 out.append((live, items, tag, c))
         elif key == LOADED:  # every module loaded before any candidate, by name (_loaded_names)
-            _LOADED_SIZE[0] = len(sys.modules)
-            _LOADED_NAMES[0] = frozenset(_loaded_names())
-            for name in _loaded_names():
+            names = _loaded_names()
+            # Every name a later check need not look at again: those taken, and those no
+            # restore takes whatever module they come to hold (_loaded_names' exclusions by name).
+            _LOADED_NAMES[0] = frozenset(n for n in list(sys.modules) if type(n) is str and (
+                n.split(".")[0] in _WATCHED or n in ("__main__", "solution"))).union(names)
+            for name in names:
                 snap = _SNAPSHOTS.get(name)
                 if snap is None or snap[0] is not sys.modules[name].__dict__:
                     snap = _SNAPSHOTS[name] = _snapshot(sys.modules[name])
                 out.append((*snap, None))
-            _LOADED_STATIC[:] = [(tuple(e[0] for e in out), tuple(e[1] for e in out), tuple(e[2] for e in out))]
+            lives = tuple(e[0] for e in out)
+            # tags made together (where still the snapshot's): a copy increfs few pages
+            now = _DICTVER.tags(lives) if _DICTVER is not None else (None,) * len(lives)
+            _LOADED_STATIC[:] = [(lives, tuple(e[1] for e in out),
+                                  tuple(t if t == e[2] else e[2] for t, e in zip(now, out, strict=True)))]
         elif key.startswith("classes:"):  # every class of every module the package guards, once each
             seen: set[int] = set()
             for name in _guarded(key[8:]):
@@ -569,8 +576,32 @@ LOADED = "loaded"  # the restorer's key for every module loaded before the candi
 # worker): a check holds each tuple whole, so nothing in them is increfed (no page copied) until
 # a module's dict changes.
 _LOADED_STATIC: list[tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = []
-_LOADED_SIZE = [-1]  # len(sys.modules) when _entries(LOADED) was taken
-_LOADED_NAMES: list[frozenset[str]] = [frozenset()]  # the names it took
+_LOADED_NAMES: list[frozenset[str]] = [frozenset()]  # the names it took, and those it never takes
+
+
+def _new_modules(known: frozenset[str]) -> list[Any]:
+    """The names in sys.modules now that `known` lacks, in sys.modules' order. Through
+    _dictver.new_keys where it is built: a loop over sys.modules here increfs every name, each on
+    a page of the worker's that the check's child then copies (~290 page faults a pytest check)."""
+    if _DICTVER is not None and hasattr(_DICTVER, "new_keys"):
+        return _DICTVER.new_keys(sys.modules, known)
+    return [n for n in list(sys.modules) if n not in known]
+
+
+def _take_loaded_known(lives: tuple[Any, ...], tags: tuple[Any, ...]) -> list[Any]:
+    """LOADED's tags as the list restore() updates: the worker's (_prebuild_loaded) the first
+    time in a check (no tag increfed, no page copied), else a copy."""
+    taken = _TAKEN.pop("loaded", None)
+    if taken is not None and taken[0] is lives:
+        return taken[1]
+    return list(tags)
+
+
+def _prebuild_loaded() -> None:
+    """In the worker, once LOADED was taken: the list of its tags a check's child takes."""
+    if _DICTVER is not None and _LOADED_STATIC:
+        lives, _items, tags = _LOADED_STATIC[0]
+        _PREBUILT["loaded"] = (lives, list(tags))
 
 
 def _loaded_names() -> list[str]:
@@ -618,6 +649,7 @@ def snapshot_common() -> None:
     guard.install()
     _PREBUILT["guard"] = guard
     _PREBUILT["asserts"] = _asserts_state(guard.registry)
+    _prebuild_loaded()
     base = _base_restorer()
     if base is not None:
         _PREBUILT["restorer"] = base
@@ -638,6 +670,7 @@ def snapshot_libraries(modules: Any) -> None:
         _held_key_state("classes:" + top)
     _ENTRIES.pop(LOADED, None)  # the environment's modules are loaded now too
     _entries(LOADED)
+    _prebuild_loaded()
 
 
 # Built in the warm worker, before any check: each check child inherits its own copy (fork
@@ -724,14 +757,12 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
         keys["classes:" + top] = None
     _entries(LOADED)
     loaded_lives, loaded_items, loaded_tags = _LOADED_STATIC[0]
-    loaded_known = list(loaded_tags) if _DICTVER is not None else None
-    if _LOADED_SIZE[0] != len(sys.modules):  # imported since the worker's snapshot (the tests' own, just now)
-        known_names, module_type = _LOADED_NAMES[0], type(sys)
-        for name in [n for n in list(sys.modules) if n not in known_names]:
-            mod = sys.modules[name]
-            if (type(mod) is module_type and name.split(".")[0] not in _WATCHED and name not in ("__main__", "solution")
-                    and type(getattr(mod, "__dict__", None)) is dict):
-                snaps.append((*_snapshot(mod), None))
+    loaded_known = _take_loaded_known(loaded_lives, loaded_tags) if _DICTVER is not None else None
+    for name in _new_modules(_LOADED_NAMES[0]):  # imported since the worker's snapshot (the tests' own, just now)
+        mod = sys.modules.get(name)
+        if (type(mod) is module_type and type(name) is str and name.split(".")[0] not in _WATCHED
+                and name not in ("__main__", "solution") and type(getattr(mod, "__dict__", None)) is dict):
+            snaps.append((*_snapshot(mod), None))
     # The entries of the keys every check has (builtins, the harness, traceback; no test
     # module) come assembled from the worker (_base_restorer), taken once per process:
     # gathering them here increfed ~300 class objects, their dicts and the modules' dicts, each
@@ -1314,7 +1345,8 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                   test_modules: list[str] | tuple[str, ...] = (), log: Callable[[tuple[Any, ...]], Any] | None = None,
                   attributed: list[int] | None = None, progress: dict[str, Any] | None = None,
                   sets: tuple[tuple[str, str], ...] = (), code_flags: Callable[[Any], int] | None = None,
-                  module_bindings: tuple[tuple[str, str, str], ...] = ()) -> Any:
+                  module_bindings: tuple[tuple[str, str, str], ...] = (),
+                  made: tuple[Callable[[], None], Callable[..., None]] | None = None) -> Any:
     """A pytest plugin that forwards every report to the channel.
 
     A pass needs two witnesses: pytest's call-phase report says passed, and our own
@@ -1355,7 +1387,11 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     `module_bindings` (_module_bindings): what the test module's top level binds by an import
     (and nowhere else), resolved to the modules here, before the candidate runs. Before each test the module's name holds
     that module again: `import math` followed by `from solution import *` gave the tests the
-    program's `math` (star_import_fake_math_module)."""
+    program's `math` (star_import_fake_math_module).
+
+    `made`: the restorer (restore, adopt) of `test_modules` the hooks use, made by the caller
+    before the candidate runs (run_pytest restores with it after importing the program too);
+    made here when not given."""
     import functools
     import inspect
 
@@ -1364,7 +1400,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
     log = log or strict.failure_log()
     progress = progress if progress is not None else {"collected": [], "reported": set()}
     code_type = type(make_recorder.__code__)
-    restore, adopt = restorer(test_modules)  # imports them: remembered before the candidate runs
+    restore, adopt = made or restorer(test_modules)  # imports them: remembered before the candidate runs
     bound_modules = _bound_modules(module_bindings)
     for name in test_modules:
         helpers[strict.REGISTER](sys.modules.get(name))
@@ -1763,9 +1799,10 @@ def _install_strict_unittest_asserts(testcase: Any, helpers: dict[str, Any],
 
 _WATCHED = ("_pytest", "pluggy", "pytest", "rlvr_grade", "rlvr_harness")
 # The pytest-warm worker's fingerprint, taken once before it forks any check (see
-# prepare_fingerprint): (module names it covers, namespaces, their version tags or None). Built
-# per check it was ~20 ms of a pytest check's ~110 ms.
-_FP_BASE: list[tuple[frozenset[str], tuple[tuple[Any, ...], ...], Any]] = []
+# prepare_fingerprint, _fp_base). Built per check it was ~20 ms of a pytest check's ~110 ms;
+# gathered from it per check (a tuple of its ~430 namespaces' holders, a walk of sys.modules)
+# it still copied ~1,000 pages into every check's child.
+_FP_BASE: list[tuple[Any, ...]] = []
 
 
 def _fp_spaces(names: Any) -> list[tuple[Any, ...]]:
@@ -1808,10 +1845,24 @@ def _watched_modules() -> list[str]:
 
 def prepare_fingerprint() -> None:
     """Take the fingerprint's base in the warm worker, before any fork (the checks inherit it)."""
-    names = _watched_modules()
     _FP_INSTANCES[:] = _fp_instance_list()
-    spaces = tuple(_fp_spaces(names))
-    _FP_BASE[:] = [(frozenset(names), spaces, _fp_tags(tuple(s[3] for s in spaces)))]
+    _FP_BASE[:] = [_fp_base()]
+
+
+def _fp_base() -> tuple[Any, ...]:
+    """What _fingerprinter starts from, as tuples a check holds whole (no page of them copied):
+    (names known, namespaces, their holders, entries and tags; pytest's instances, their dicts,
+    tags and (object, class, dict) for _dictver.held)."""
+    names = _watched_modules()
+    full = tuple(_fp_spaces(names))
+    spaces = tuple(s[:4] for s in full)
+    holders = tuple(s[3] for s in full)
+    instances = _fp_instances()
+    owns = tuple(e[3] for e in instances)
+    taken = frozenset(names)
+    known = frozenset(n for n in list(sys.modules) if n in taken or not (type(n) is str and n.startswith(_WATCHED)))
+    return (known, spaces, holders, tuple(s[4] for s in full), _fp_tags(holders), instances, owns, _fp_tags(owns),
+            tuple(e[1:4] for e in instances))
 
 
 def _fingerprinter() -> Callable[[], list[str]]:
@@ -1821,33 +1872,44 @@ def _fingerprinter() -> Callable[[], list[str]]:
     dicts themselves (classes through their read-only proxies) and its own builtins: replacing
     `sys.modules` entries, this module's globals or `builtins.list` after the fact changes
     nothing it looks at. From the worker's base (prepare_fingerprint) only what changed since
-    is taken again: modules imported after it and namespaces whose dict version tag (PEP 509)
-    moved (the assertion-rewrite hook's). changes() reads the values only of the namespaces
-    whose tag moved since: a dict's tag moves on every store of another value and every
-    delete, and nothing but ctypes (refused) writes it; reading each value of an untouched
-    namespace copied its pages into every check's child."""
+    is taken again: modules imported after it, namespaces and pytest instances' dicts whose
+    version tag (PEP 509) moved (the assertion-rewrite hook's). changes() reads the values only
+    of the namespaces whose tag moved since: a dict's tag moves on every store of another value
+    and every delete, and nothing but ctypes (refused) writes it. An instance's class and dict
+    are compared with the worker's: the harness swaps neither before the candidate runs."""
     _id, _list, _range, _len = id, list, range, len
     missing = object()
     changed_since = _DICTVER.changed if _DICTVER is not None else None
-    base_names, base, base_tags = _FP_BASE[0] if _FP_BASE else (frozenset(), (), None)
-    moved = (set(changed_since(tuple(s[3] for s in base), _list(base_tags))) if base_tags is not None
-             else set(_range(_len(base))))
-    spaces = [_fp_space(prefix, ns, holder, get) if i in moved else space
-              for i, space in enumerate(base) for prefix, get, ns, holder, _entries in (space,)]
-    spaces.extend(_fp_spaces([n for n in _watched_modules() if n not in base_names]))
-    holders = tuple(s[3] for s in spaces)
-    entries_of = tuple(s[4] for s in spaces)
-    start = _fp_tags(holders) if changed_since is not None else None
-    instances = _fp_instances()
+    base = _FP_BASE[0] if _FP_BASE else _fp_base()
+    known, spaces, holders, entries_of, base_tags, instances, owns, own_tags, idents = base
+    retaken = {i: _fp_space(prefix, ns, holder, get)[4] for i in (
+        changed_since(holders, _list(base_tags)) if base_tags is not None and changed_since is not None
+        else _range(_len(holders))) for prefix, get, ns, holder in (spaces[i],)}
+    new = [n for n in _new_modules(known) if type(n) is str and n.startswith(_WATCHED) and sys.modules.get(n) is not None]
+    extra = _fp_spaces(new)
+    extra_holders = tuple(s[3] for s in extra)
+    parts = ((holders, entries_of, retaken, _fp_tags(holders) if changed_since is not None else None),
+             (extra_holders, tuple(s[4] for s in extra), {}, _fp_tags(extra_holders) if changed_since is not None else None))
+    inst_retaken: dict[int, tuple[Any, ...]] = {}
+    for j in (changed_since(owns, _list(own_tags)) if own_tags is not None and changed_since is not None
+              else _range(_len(owns))):
+        label, obj, cls, own, _public = instances[j]
+        inst_retaken[j] = (label, obj, cls, own, tuple((k, _id(v)) for k, v in own.items() if not k.startswith("_")))
+    held = getattr(_DICTVER, "held", None)
+    inst_start = _fp_tags(owns) if changed_since is not None and held is not None else None
 
-    def changes(*, _type=type, _get_dict=_instance_dict) -> list[str]:
+    def changes(*, _type=type, _get_dict=_instance_dict, _sorted=sorted, _set=set) -> list[str]:
         out = []
-        for i in (changed_since(holders, _list(start)) if start is not None else _range(_len(entries_of))):
-            for prefix, attr, get, ns, ident in entries_of[i]:
-                now = get(ns, attr, missing)
-                if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
-                    out.append(f"{prefix}.{attr}")
-        for label, obj, cls, own, public in instances:
+        for part_holders, part_entries, part_retaken, start in parts:
+            for i in (changed_since(part_holders, _list(start)) if start is not None else _range(_len(part_entries))):
+                for prefix, attr, get, ns, ident in part_retaken.get(i, part_entries[i]):
+                    now = get(ns, attr, missing)
+                    if now is not missing and _id(now) != ident:  # a removed name breaks pytest by itself
+                        out.append(f"{prefix}.{attr}")
+        # an instance whose dict's tag stayed and whose class and dict are the same (found in C) is as it was
+        for j in (_sorted(_set(changed_since(owns, _list(inst_start))).union(held((), idents)[1]))
+                  if inst_start is not None else _range(_len(instances))):
+            label, obj, cls, own, public = inst_retaken.get(j, instances[j])
             if _type(obj) is not cls or _get_dict(obj) is not own:
                 out.append(label)
                 continue
@@ -2245,10 +2307,16 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
     _strict_rewrite_hook(testfile, helpers, payload.tests, guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
     progress: dict[str, Any] = {"collected": [], "reported": set()}
+    # One restorer for the check (a second one, for the restore after the program's import,
+    # gathered everything again: ~1.5 ms and ~70 copied pages a check). Its adopt() stays with
+    # the recorder alone, out of this frame's locals.
+    made = restorer(modules)
+    restore_now = made[0]
     recorder = make_recorder(report, testfile, defs, helpers, modules, log, attributed, progress,
                              _module_sets(payload.tests),
                              guard.registry.flags if isinstance(guard, Guard) else None,
-                             _module_bindings(payload.tests))
+                             _module_bindings(payload.tests), made)
+    del made
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
@@ -2259,7 +2327,6 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
     # is put back: the tests' own `import math` (run after `from solution import *`) binds the
     # module the name had before the candidate, not one it put in sys.modules. If the import
     # fails, pytest's import of the tests runs it again and reports the error as collection's.
-    restore_now = pristine_restorer(modules)
     import_module = __import__("importlib").import_module
     watch_forks()
     _TAKEN.clear()

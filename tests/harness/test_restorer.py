@@ -422,3 +422,131 @@ def test_a_check_takes_the_restorers_common_part_from_the_worker_and_it_still_pu
 
     out = subprocess.run([sys.executable, "-c", _PREBUILT_CHECK], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_new_keys_names_what_a_dict_holds_beyond_a_set_in_its_order():
+    """_dictver.new_keys: the restorer's and the fingerprint's question "which modules were
+    imported since the worker's snapshot", read in C without touching every name."""
+    if runner._DICTVER is None or not hasattr(runner._DICTVER, "new_keys"):
+        pytest.skip("harness/_dictver was not built here")
+    new_keys = runner._DICTVER.new_keys
+    d = {"a": 1, "b": 2, 3: "c", "d": 4}
+    assert new_keys(d, frozenset({"b"})) == ["a", 3, "d"]
+    assert new_keys(d, {"a", "b", 3, "d"}) == []
+    assert new_keys({}, frozenset()) == []
+    with pytest.raises(TypeError):
+        new_keys(d, ["a"])
+    with pytest.raises(TypeError):
+        new_keys(list(d), frozenset())
+
+
+_NEW_SINCE_CHECK = r'''
+import sys
+from rlvr_harness import runner
+
+runner.snapshot_common()  # the warm worker, once
+assert "loaded" in runner._PREBUILT, "the worker made no list of LOADED's tags for a check to take"
+runner._TAKEN.update(runner._PREBUILT)  # a check's child (runner.run)
+runner._PREBUILT.clear()
+assert "colorsys" not in sys.modules
+gone = next(n for n in runner._LOADED_NAMES[0] if n in sys.modules and n.startswith("encodings."))
+size = len(sys.modules)
+del sys.modules[gone]  # one module leaves sys.modules, one comes in: as many names as the worker's
+import colorsys
+assert len(sys.modules) == size
+restore, adopt = runner.restorer([])
+assert "loaded" not in runner._TAKEN  # taken once: a second restorer copies its own
+real = colorsys.rgb_to_hsv
+colorsys.rgb_to_hsv = lambda *a: (0, 0, 0)
+restore()
+assert colorsys.rgb_to_hsv is real, "a module imported since the worker's snapshot was not put back"
+print("ok")
+'''
+
+
+def test_a_module_imported_since_the_workers_snapshot_is_put_back_whatever_else_left():
+    """A module imported in the check before the candidate (the tests' own, just now) is put
+    back by name like every module the worker loaded, found by name (_dictver.new_keys), not by
+    sys.modules' size: with one module gone and one new, the size said nothing was new. The
+    check takes the worker's list of LOADED's tags instead of copying them (each tag an int on
+    a page the child copied). Own interpreter: snapshot_common installs the guard."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _NEW_SINCE_CHECK], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+_FP_CHECK = r'''
+import sys
+import pytest
+from rlvr_harness import runner
+
+runner.prepare_fingerprint()  # the pytest-warm worker, once
+base = runner._FP_BASE[0]
+assert all(type(part) in (tuple, frozenset) for part in base[:6]), [type(p) for p in base]
+mark = pytest.mark
+mark.__dict__["rlvr_harness_set"] = 1  # the harness's own change before the fingerprint: taken again
+changes = runner._fingerprinter()
+parts = dict(zip(changes.__code__.co_freevars, changes.__closure__))["parts"].cell_contents
+assert parts[0][0] is base[2] and parts[0][1] is base[3], "the check rebuilt the worker's holders and entries"
+assert changes() == []
+type(mark).__call__ = type(mark).__call__
+mark.parametrize = lambda *a, **k: None
+found = changes()
+assert len(found) == 1 and found[0].endswith("MARK_GEN.parametrize"), found
+print("ok")
+'''
+
+
+def test_a_checks_fingerprint_holds_the_workers_tuples_and_still_finds_every_later_patch():
+    """The fingerprint's ~430 namespaces (their holders, entries and tags) and pytest's
+    instances come whole from the worker (built per check they copied ~550 pages into every
+    pytest check's child); what the harness changed since is taken again, what changes after
+    the fingerprint is reported: a patch on pytest's MarkGenerator instance included."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _FP_CHECK], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+_ONE_RESTORER_CHECK = r'''
+import os, sys, tempfile
+from rlvr_grade.sandbox import zygote
+from rlvr_harness import runner
+from rlvr_harness.wire import CheckPayload
+
+zygote.warm_up(True)  # a pytest-warm worker
+made = []
+real = runner.restorer
+def counting(*a, **k):
+    made.append(a)
+    return real(*a, **k)
+runner.restorer = counting
+payload = CheckPayload(style="pytest", program="def add(a, b):\n    return a + b\n",
+                       tests="from solution import *\n\ndef test_add():\n    assert add(1, 2) == 3\n")
+work, tests = tempfile.mkdtemp(), tempfile.mkdtemp()
+zygote.write_files(payload, work, tests)
+os.chdir(work)
+r, w = os.pipe()
+null = os.open(os.devnull, os.O_WRONLY)
+os.dup2(null, 1)
+zygote.run_harness(payload, "n" * 32, w, work, tests)
+os.close(w)
+said = os.read(r, 1 << 20).decode()
+sys.stderr.write(said)
+assert '"outcome":"passed"' in said.replace(" ", ""), said
+assert len(made) == 1, f"{len(made)} restorers made for one pytest check"
+os.write(2, b"ok\n")
+'''
+
+
+def test_a_pytest_check_makes_one_restorer():
+    """run_pytest restores after importing the program with the restorer its recorder uses; a
+    second one gathered every entry again (~1.5 ms and ~70 copied pages a check)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _ONE_RESTORER_CHECK], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stderr.strip().endswith("ok"), out.stderr[-2000:]
