@@ -17,7 +17,7 @@ from typing import Any
 
 from rlvr_grade import scoring
 from rlvr_grade.cache import Cache, CacheError, check_key, key_context, runtime_fingerprint
-from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
+from rlvr_grade.checks import CheckOptions, InvalidRow, build_check, styles
 from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
@@ -427,7 +427,7 @@ class Grader:
             except SandboxError as exc:
                 return scoring.infrastructure_failure(f"output validator: {exc}")
         duration_ms = (time.perf_counter() - t0) * 1000
-        outcome = scoring.score(check, ex, self.options.reward, duration_ms)
+        outcome = styles.score(check, ex, self.options.reward, duration_ms)
         self.cache.put(key, outcome)  # before the future completes: a duplicate finds it here
         return outcome
 

@@ -7,14 +7,16 @@ same verdict. Comparison happens here, outside the sandbox: the expected outputs
     compare.py    comparing a stdio output or a call's return value with the expected one
     validator.py  Kattis/ICPC output validators (a second check in the same backend)
     rewards.py    RewardConfig, status -> reward, the flags policy, invalid/infra outcomes
-    outcome.py    verdict() (the shared rules, then the row's style: checks/<style>.py) and score()
+    outcome.py    outcome_of(): a verdict, its reward and flags -> the Outcome a row is written with
 
-Names load on first use (PEP 562): a style module (checks/<style>.py) imports the building
-blocks above without loading outcome.py, which looks the style up."""
+Which verdict a row gets is its style's (rlvr_grade/checks/styles.py `verdict`, `score`: the
+shared rules of base.py, then checks/<style>.py), above scoring: nothing here imports a style.
+Names load on first use (PEP 562)."""
 
 _EXPORTS = {
     "Verdict": "rlvr_grade.scoring.base",
     "output_limit_error": "rlvr_grade.scoring.base",
+    "shared_verdict": "rlvr_grade.scoring.base",
     "RewardConfig": "rlvr_grade.scoring.rewards",
     "OnSuspicious": "rlvr_grade.scoring.rewards",
     "reward": "rlvr_grade.scoring.rewards",
@@ -22,8 +24,7 @@ _EXPORTS = {
     "invalid": "rlvr_grade.scoring.rewards",
     "infrastructure_failure": "rlvr_grade.scoring.rewards",
     "grader_failure": "rlvr_grade.scoring.rewards",
-    "verdict": "rlvr_grade.scoring.outcome",
-    "score": "rlvr_grade.scoring.outcome",
+    "outcome_of": "rlvr_grade.scoring.outcome",
 }
 
 __all__ = [  # the keys of _EXPORTS
@@ -34,16 +35,16 @@ __all__ = [  # the keys of _EXPORTS
     "grader_failure",
     "infrastructure_failure",
     "invalid",
+    "outcome_of",
     "output_limit_error",
     "reward",
-    "score",
-    "verdict",
+    "shared_verdict",
 ]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rlvr_grade.scoring.base import Verdict, output_limit_error
-    from rlvr_grade.scoring.outcome import score, verdict
+    from rlvr_grade.scoring.base import Verdict, output_limit_error, shared_verdict
+    from rlvr_grade.scoring.outcome import outcome_of
     from rlvr_grade.scoring.rewards import (
         OnSuspicious,
         RewardConfig,
@@ -58,7 +59,8 @@ if TYPE_CHECKING:
 def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
-        raise AttributeError(f"module 'rlvr_grade.scoring' has no attribute {name!r}")
+        moved = " (a row's verdict is its style's: rlvr_grade.checks.styles)" if name in ("score", "verdict") else ""
+        raise AttributeError(f"module 'rlvr_grade.scoring' has no attribute {name!r}{moved}")
     from importlib import import_module
 
     value = getattr(import_module(module), name)

@@ -1,25 +1,15 @@
-"""verdict(): the rules every style shares, then the row's style's own (checks/<style>.py);
-score(): the verdict, its reward and the flags, as the Outcome a row is written with."""
+"""outcome_of(): a verdict, its reward and the flags, as the Outcome a row is written with.
+Which verdict a row gets (the shared rules, then its style's) is decided by its style, above
+scoring: rlvr_grade/checks/styles.py `verdict` and `score`."""
 
 from __future__ import annotations
 
-from rlvr_grade.checks.styles import style_of
-from rlvr_grade.scoring.base import Verdict, output_limit_error
+from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.rewards import RewardConfig, apply_flags, reward
-from rlvr_grade.types import Check, Execution, Outcome
+from rlvr_grade.types import Outcome
 
 
-def verdict(check: Check, ex: Execution) -> Verdict:
-    total = len(check.expected_tests)  # a stdio/call check expects "case:<i>" for each case
-    if ex.tampered:  # the records cannot be believed: none of them counts
-        return Verdict("fail", 0, total, ex.tampered)
-    if ex.limit_hit == "output":  # nothing after the cap counts, for any style
-        return Verdict("fail", 0, total, output_limit_error(check))
-    return style_of(check.style).verdict(check, ex)
-
-
-def score(check: Check, ex: Execution, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
-    v = verdict(check, ex)
+def outcome_of(v: Verdict, cfg: RewardConfig, duration_ms: float, flags: tuple[str, ...] = ()) -> Outcome:
     return apply_flags(Outcome(
         status=v.status,
         reward=reward(v.status, v.passed, v.total, cfg),

@@ -493,7 +493,7 @@ def _ex(records, done=True):
 
 
 def test_reports_must_cover_exactly_the_expected_tests():
-    from rlvr_grade.scoring import verdict
+    from rlvr_grade.checks.styles import verdict
     from rlvr_grade.types import Check
 
     check = Check(style="asserts", program="", tests="", expected_tests=("check:1", "check:2"))

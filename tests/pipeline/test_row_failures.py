@@ -122,8 +122,8 @@ def test_scan_incomplete_counts_as_suspicious_under_on_suspicious_zero(tmp_path)
 @pytest.mark.parametrize("where", ["build", "score", "cache", "backend"])
 def test_a_grader_bug_on_one_row_is_its_sandbox_error_and_is_counted(tmp_path, monkeypatch, where):
     import rlvr_grade.api as api
-    from rlvr_grade import scoring
     from rlvr_grade.cache import Cache
+    from rlvr_grade.checks import styles
     from rlvr_grade.sandbox.local import LocalBackend
 
     def buggy_arg(a) -> bool:  # the middle row: its check, its rollout, its outcome (2 tests)
@@ -136,7 +136,7 @@ def test_a_grader_bug_on_one_row_is_its_sandbox_error_and_is_counted(tmp_path, m
             return original(*args, **kwargs)
         return wrapped
 
-    targets = {"build": (api, "build_check"), "score": (scoring, "score"), "cache": (Cache, "put"),
+    targets = {"build": (api, "build_check"), "score": (styles, "score"), "cache": (Cache, "put"),
                "backend": (LocalBackend, "run")}
     owner, name = targets[where]
     monkeypatch.setattr(owner, name, bug(getattr(owner, name)))

@@ -109,8 +109,17 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_import_graph_has_no_cycle():
     graph = import_graph()
-    assert "rlvr_grade.scoring.outcome" in graph and "rlvr_grade.checks.styles" in graph["rlvr_grade.scoring.outcome"]
+    assert "rlvr_grade.scoring.outcome" in graph["rlvr_grade.checks.styles"]
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_scoring_never_reaches_up_to_the_styles():
+    # scoring/outcome.py looked the row's style up (checks/styles.style_of) to judge it: the one
+    # arrow back up a floor, scoring below the styles that build on its records, cases and
+    # comparisons. The styles' registry decides a row's verdict (checks/styles.py `verdict`).
+    graph = import_graph(top_level_only=False, type_checking=True)
+    up = {m: sorted(t for t in graph[m] if t.startswith("rlvr_grade.checks")) for m in graph if m.startswith("rlvr_grade.scoring")}
+    assert {m: t for m, t in up.items() if t} == {}
 
 
 def test_no_cycle_hides_behind_a_lazy_import():
@@ -212,9 +221,10 @@ def test_the_runner_calls_the_entry_the_harness_lists_and_nothing_for_a_style_it
 
 
 def test_a_stdio_row_is_judged_once(monkeypatch):
-    # scoring.score compared every case twice (verdict, then judge again for the case verdicts).
+    # scoring.score (now checks/styles.score) compared every case twice (verdict, then judge again for the case verdicts).
     from rlvr_grade.checks import stdio
-    from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_grade.checks.styles import score
+    from rlvr_grade.scoring import RewardConfig
     from rlvr_harness.stdio import pack_output
 
     calls = []

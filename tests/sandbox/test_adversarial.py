@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from rlvr_grade.scoring import RewardConfig, score
+from rlvr_grade.checks.styles import score
+from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.types import Check, Limits
 from rlvr_harness.splitting import assert_ids
 from rlvr_harness.wire import SuiteOptions

@@ -95,9 +95,10 @@ def test_honest_checks_near_their_limits_pass_with_the_sandbox_counted():
     (64 of 128 MiB: 60 MiB more in runsc, the sentry and the runner) passes, and one using half
     its CPU limit does, in every slot. With the cgroup at the check's limit alone, the first
     was killed for memory."""
+    from rlvr_grade.checks.styles import score
     from rlvr_grade.sandbox import cgroups
     from rlvr_grade.sandbox.gvisor import GvisorBackend
-    from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import Limits
 
     backend = GvisorBackend(concurrency=2, grace_s=20)
@@ -141,8 +142,9 @@ def test_a_dead_graders_gvisor_slots_are_swept_at_start():
 def test_without_a_cgroup_the_rlimits_hold_and_it_says_so(monkeypatch, capsys):
     """Where no cgroup can be made (here: no cgroup fs where the backend looks), the checks run
     under the runner's rlimits, the backend says so once on stderr and in its isolation."""
+    from rlvr_grade.checks.styles import score
     from rlvr_grade.sandbox import cgroups, gvisor
-    from rlvr_grade.scoring import RewardConfig, score
+    from rlvr_grade.scoring import RewardConfig
     from rlvr_grade.types import Limits
 
     monkeypatch.setattr(cgroups, "ROOT", "/nonexistent/cgroup")

@@ -289,8 +289,8 @@ def test_local_workers_outlive_the_short_lived_thread_that_started_them():
     and its pytest twin spawned, from a thread that then ends keeps every worker (they are
     forked by the backend's launcher thread), and the next check on the main thread runs."""
     from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.checks.styles import verdict
     from rlvr_grade.leftovers import pid_alive
-    from rlvr_grade.scoring import verdict
     from tests.pipeline.test_api import zygotes
 
     opts = CheckOptions().resolved()
@@ -359,7 +359,7 @@ def test_workers_are_forked_by_one_warm_seed_per_kind():
     worker, and one that replaces a killed worker, is forked by the backend's lean seed; a
     pytest twin by its pytest seed; close() ends the seeds."""
     from rlvr_grade.checks import CheckOptions, build_check
-    from rlvr_grade.scoring import verdict
+    from rlvr_grade.checks.styles import verdict
 
     opts = CheckOptions().resolved()
     quick = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), opts)
@@ -416,7 +416,7 @@ def test_cpu_of_checks_run_by_seed_forked_workers_reaches_the_graders_rusage():
     import resource
 
     from rlvr_grade.checks import CheckOptions, build_check
-    from rlvr_grade.scoring import verdict
+    from rlvr_grade.checks.styles import verdict
 
     burn = "import time\n_t = time.process_time()\nwhile time.process_time() - _t < 1.0:\n    pass\ndef f():\n    return 1\n"
     check = build_check(Rollout(0, {"completion": burn, "tests": "assert f() == 1"}), CheckOptions().resolved())
@@ -452,8 +452,8 @@ def test_the_command_starts_a_seed_early_only_for_local_grading():
 @requires_root
 def test_a_seed_started_early_is_adopted_by_the_first_backend():
     from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.checks.styles import verdict
     from rlvr_grade.sandbox import local
-    from rlvr_grade.scoring import verdict
 
     local.start_seed_early()
     early = local._EARLY[-1][1].proc.pid

@@ -10,7 +10,8 @@ import dataclasses
 
 import pytest
 
-from rlvr_grade.scoring import RewardConfig, score
+from rlvr_grade.checks.styles import score
+from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.types import Check, Limits
 from rlvr_harness.splitting import assert_ids
 from tests.conftest import requires_root

@@ -20,7 +20,8 @@ import sys
 import pytest
 
 from rlvr_grade.checks import CheckOptions, build_check
-from rlvr_grade.scoring import RewardConfig, score
+from rlvr_grade.checks.styles import score
+from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.types import Check, Limits, Rollout
 from rlvr_harness.splitting import assert_ids
 from tests.conftest import requires_root

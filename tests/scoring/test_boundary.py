@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire, plain_json_problem, safe_text
 from rlvr_grade.cache import Cache
-from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.checks import CheckOptions, build_check, styles
 from rlvr_grade.sandbox.zygote import parse_channel
 from rlvr_grade.scoring.compare import MalformedValue, decode
 from rlvr_grade.types import STATUSES, Limits, Outcome, Rollout
@@ -140,7 +140,7 @@ def test_wire_records_are_made_safe_and_fail_closed(records, done, phase):
         if rec.outcome == "passed":  # only a well-formed passed record stays passed
             assert isinstance(raw, dict) and raw.get("outcome") == "passed"
     check = build_check(Rollout(0, {"completion": "x = 1", "tests": "assert x == 1\nassert x\n"}), CheckOptions())
-    outcome = scoring.score(check, ex, scoring.RewardConfig(), 1.0)
+    outcome = styles.score(check, ex, scoring.RewardConfig(), 1.0)
     assert outcome.status in STATUSES and storable(outcome.error)
 
 
@@ -196,7 +196,7 @@ def test_decode_of_anything_returns_or_says_malformed(value):
 ])
 def test_a_forged_return_value_is_judged_wrong_not_a_crash(forged):
     # Fails without the fix: decode raised ValueError/TypeError outside any handler and ended the run.
-    from rlvr_grade.scoring import verdict as judge
+    from rlvr_grade.checks.styles import verdict as judge
     from rlvr_grade.types import Execution, TestRecord
 
     row = {"completion": "def f(x):\n    return x\n", "tests": json.dumps([{"args": [1], "output": 1}]), "fn_name": "f"}

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rlvr_grade import scoring
 from rlvr_grade.boundary import MalformedReport, execution_from_wire
-from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.checks import CheckOptions, build_check, styles
 from rlvr_grade.types import Limits, Rollout
 from rlvr_harness.wire import (
     OPTIONS_OF,
@@ -59,7 +59,7 @@ def test_any_bytes_as_a_report_decode_or_say_why_and_never_pass(data):
         return
     assert isinstance(report.cpu_s, float) and isinstance(report.done, bool) and isinstance(report.records, tuple)
     ex = execution_from_wire(report.to_wire(), Limits())
-    assert scoring.score(CHECK, ex, scoring.RewardConfig(), 1.0).status != "pass"
+    assert styles.score(CHECK, ex, scoring.RewardConfig(), 1.0).status != "pass"
 
 
 @FIXED

@@ -440,7 +440,7 @@ def test_a_broken_validator_is_not_the_candidates_fault(tmp_path):
 
 
 def test_verdict_mapping_is_pure_and_first_failure_decides():
-    from rlvr_grade.scoring import verdict as judge
+    from rlvr_grade.checks.styles import verdict as judge
     from rlvr_grade.types import Execution, TestRecord
 
     check = build_check(Rollout(0, {"completion": "", "tests": [{"input": "", "output": "1"}] * 3}), OPTS)
