@@ -900,6 +900,29 @@ def test_concurrent_checks_share_no_kernel_wide_state(sandbox, pair):
     assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], sent.stdout[-300:])
 
 
+
+# /proc/self/net is each process's own (subset=pid keeps it), and beside its network namespace's
+# figures it shows machine-wide ones: sockstat's TCP/UDP alloc, mem and orphan, protocols'
+# memory column, softnet_stat. No mount masks it (every process of a check has its own
+# /proc/<pid>/net) and seccomp does not see paths: closed at the source instead, since a check
+# may open only AF_UNIX sockets, counted per network namespace (a slot's own). Without seccomp
+# 900 TCP sockets opened and closed in one check moved sockstat's "TCP: ... alloc" in another.
+NETCOUNT = ("netcount_sender", "netcount_receiver", 3.0, 1.5)
+
+
+@pytest.mark.parametrize("layer", ["sandbox", pytest.param("no_seccomp", marks=pytest.mark.xfail(
+    reason="without seccomp a check's inet sockets move machine-wide figures of /proc/self/net (issue 16, open)",
+    strict=False))])
+def test_concurrent_checks_move_no_machine_wide_figure_of_proc_net(host, setup_path, layer):
+    backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=2)
+    try:
+        sent, ex, out = _pair(Harness(backend), *NETCOUNT)
+    finally:
+        backend.close()
+    assert "made [('AF_" in sent.stdout, (sent.stdout[-500:], sent.stderr[-500:])
+    assert (out.status, out.reward) == ("fail", 0.0) and "seen []" in ex.stdout and "files 0" not in ex.stdout, \
+        (out, ex.stdout[-800:])
+
 def _plant_beside_the_interpreter(token: str) -> list[Path]:
     import sys
     import sysconfig
@@ -1082,11 +1105,11 @@ def test_no_file_in_a_gvisor_root_carries_the_environments_folder(gvisor, host):
     assert "seen []" in ex.stdout and "files 0" not in ex.stdout, ex.stdout[-1500:]
 
 
-@pytest.mark.parametrize("pair", sorted(PAIRS))
+@pytest.mark.parametrize("pair", [*sorted(PAIRS), "netcount"])
 def test_concurrent_gvisor_checks_share_no_kernel_wide_state(gvisor, pair):
     """What the local backend leaves open (a futex keyed by a shared file's inode, the machine's
-    counters): each gVisor check has a kernel of its own."""
-    sender, receiver, hold, look = PAIRS[pair]
+    counters, without seccomp /proc/self/net's): each gVisor check has a kernel of its own."""
+    sender, receiver, hold, look = {**PAIRS, "netcount": NETCOUNT}[pair]
     got: dict = {}
     limits = Limits(cpu_s=10.0, wall_s=30.0, memory_mb=GVISOR_MANY_PROCESSES_MB, processes=32)
 
