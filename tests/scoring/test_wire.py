@@ -250,3 +250,24 @@ def test_a_payload_holds_its_style_s_options():
         CheckPayload("shell", "")
     with pytest.raises(WireError, match="SuiteOptions"):
         CheckPayload("stdio", "", options=SuiteOptions())
+
+
+def test_a_worker_reads_a_message_classs_field_names_once_and_still_refuses_unknown_ones(monkeypatch):
+    """A worker reads one request a check, after forking the previous check, so every object the
+    read touches is a page written again: dataclasses.fields() made a tuple of each message
+    class's Field objects for every message (~20 of ~75 page faults a request). The names are
+    read once per class; an unknown field is still refused by name, the first and the hundredth time."""
+    from rlvr_harness import wire
+
+    check = build_check(Rollout(0, {"completion": "def f():\n    return 1\n", "tests": "assert f() == 1"}), CheckOptions())
+    sent = check.request().to_wire()
+    wire.CheckRequest.from_wire(sent)  # the worker's first request
+    read = []
+    real = wire.fields
+    monkeypatch.setattr(wire, "fields", lambda cls: read.append(cls) or real(cls))
+    for _ in range(3):
+        assert wire.CheckRequest.from_wire(sent) == check.request()
+    assert read == [], [c.__name__ for c in read]
+    for _ in range(2):
+        with pytest.raises(WireError, match="malformed check: unknown field 'files'"):
+            wire.CheckRequest.from_wire({**sent, "payload": {**sent["payload"], "files": []}})
