@@ -231,12 +231,40 @@ def _stretched(t0: float, wall_s: float, waited: Callable[[], float | None] | No
     return t0 + wall_s + min(w, (WALL_STRETCH - 1.0) * wall_s)
 
 
+def _proc_pid(pid: int) -> int | None:
+    """`pid` (in this process's pid namespace) as /proc numbers it: a worker that is pid 1 of its
+    own namespace (userns mode) sees the host's /proc, where its child's number is another
+    process's. The kernel says which through a pidfd's fdinfo. None: gone, or not shown."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        return None
+    try:
+        info = os.open(f"/proc/self/fdinfo/{fd}", os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            text = os.read(info, 4096)
+        finally:
+            os.close(info)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    for line in text.splitlines():
+        if line.startswith(b"Pid:"):
+            n = line[4:].strip()
+            return int(n) if n.isdigit() and int(n) > 0 else None
+    return None
+
+
 def threads_waited(pids: list[int]) -> float | None:
     """Seconds the live threads of `pids` have waited runnable for a CPU: the run delay, field 2
     of /proc/<pid>/task/<tid>/schedstat (ns), summed. None: nothing readable."""
     total = 0
     seen = False
     for pid in pids:
+        pid = _proc_pid(pid)
+        if pid is None:
+            continue
         try:
             tids = os.listdir(f"/proc/{pid}/task")
         except OSError:

@@ -100,6 +100,59 @@ def test_threads_waited_reads_the_run_delay_of_a_process_kept_off_the_cpu():
     assert process.threads_waited([]) is None
 
 
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/proc/self/schedstat"), reason="needs root and sched_info")
+def test_threads_waited_reads_the_child_of_a_worker_that_is_pid_1_of_its_own_namespace():
+    # userns mode's worker is pid 1 of a pid namespace of its own, under the host's /proc: its
+    # child's pid there (2) is another process's number in /proc (the host's pid 2).
+    from rlvr_grade.sandbox import linux
+
+    cpu = min(os.sched_getaffinity(0))
+    r, w = os.pipe()
+    done_r, done_w = os.pipe()
+    outer = os.fork()
+    if outer == 0:  # pragma: no cover - the "worker"'s parent
+        linux.unshare(linux.CLONE_NEWPID)
+        worker = os.fork()
+        if worker == 0:  # pid 1 of the new namespace
+            os.sched_setaffinity(0, {cpu})
+            spun_r, spun_w = os.pipe()
+            child = os.fork()
+            if child == 0:  # spins 0.5 s beside three busy loops on its CPU, then sleeps
+                hogs = [os.fork() for _ in range(3)]
+                if 0 in hogs:
+                    while True:
+                        pass
+                t = time.process_time()
+                while time.process_time() - t < 0.5:
+                    pass
+                for h in hogs:
+                    os.kill(h, signal.SIGKILL)
+                os.write(spun_w, b"x")
+                time.sleep(30)
+                os._exit(0)
+            os.read(spun_r, 1)
+            time.sleep(0.2)
+            host = process._proc_pid(child)
+            os.write(w, f"{child} {host} {process.threads_waited([child])}\n".encode())
+            os.read(done_r, 1)
+            os.kill(child, signal.SIGKILL)
+            os._exit(0)
+        os.waitpid(worker, 0)
+        os._exit(0)
+    os.close(w)
+    try:
+        with os.fdopen(r) as fh:
+            child, host, waited = fh.readline().split()
+        # What the host reads for the same process, from the host's own pid namespace.
+        with open(f"/proc/{host}/schedstat") as fh:
+            want = int(fh.read().split()[1]) / 1e9
+    finally:
+        os.write(done_w, b"x")
+        os.waitpid(outer, 0)
+    assert child == "2" and host != "2"
+    assert float(waited) == pytest.approx(want, abs=0.01) and want > 0.1
+
+
 def test_the_cpu_watcher_stops_the_process_at_its_limit():
     # cpu_used is what the zygote reads from the slot cgroup; here the process's own clock.
     pid_box = []

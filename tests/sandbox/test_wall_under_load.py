@@ -153,3 +153,23 @@ def test_the_gvisor_sandboxs_own_deadline_moves_by_what_runsc_waited_for_a_cpu()
     finally:
         backend.close()
         os.sched_setaffinity(0, allowed)
+
+
+def test_userns_mode_a_correct_check_that_waits_for_a_cpu_is_not_stopped_for_wall():
+    # userns mode has no cgroup: the check's own threads' run delay, read through the host's
+    # /proc by a worker that is pid 1 of its own pid namespace (process._proc_pid).
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    backend = LocalBackend(concurrency=1, mode="userns")
+    try:
+        backend.start()
+        check = asserts_check(COMPUTE, Limits(cpu_s=2.0))
+        with hogs(MANY):
+            ex = backend.run(check)
+        outcome = score(check, ex, RewardConfig(), 0.0)
+        assert (outcome.status, ex.limit_hit) == ("pass", None), (outcome, ex.wall_s, ex.stderr[-500:])
+    finally:
+        backend.close()
+        os.sched_setaffinity(0, allowed)
