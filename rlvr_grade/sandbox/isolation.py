@@ -259,3 +259,31 @@ def user_namespace_for_checks(uid: int) -> str:
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
     return "" if code == 0 else f"no user namespace for an unprivileged uid: {os.strerror(code) if code > 0 else code}"
+
+
+def keys_held(uid: int) -> int:
+    """How many keys `uid` holds, machine-wide (/proc/key-users: its qnkeys; 0 without keys)."""
+    try:
+        with open("/proc/key-users") as fh:
+            for line in fh:
+                head, _, rest = line.partition(":")
+                if head.strip() == str(uid):
+                    return int(rest.split()[2].split("/")[0])
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0
+
+
+def keys_released(uid: int, baseline: int, wait_s: float = 1.0) -> bool:
+    """Whether `uid` is back to the `baseline` keys it held when its worker started, waited for
+    up to `wait_s`: the key quota is counted per uid machine-wide, and a dead check's keys are
+    freed by the kernel's collector a moment after it, so the slot's next check would start with
+    the quota its predecessor took (own_user_namespace's residual, without seccomp)."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while keys_held(uid) > baseline:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.001)
+    return True

@@ -94,6 +94,7 @@ class Zygote:
             mode=cfg.mode, uid=cfg.uid, nproc_base=cfg.nproc_base, has_cgroup=self.cgroup is not None,
             own_keyrings=own_keys and not no_userns,
         )
+        self._keys_baseline = isolation.keys_held(cfg.uid)  # keyrings of the host's namespace, from before
         # One mount template per root (per language: a C check's root adds gcc to Python's),
         # built on the first check that needs it; the farm descriptors hold shared locks on
         # the farms in use, so no sweep removes them under a mounted overlay.
@@ -211,6 +212,8 @@ class Zygote:
         except WireError as exc:
             return {"sandbox_error": f"check setup failed: {exc}"}
         payload, limits = req.payload, req.limits
+        if self.plan.own_keyrings and not isolation.keys_released(self.plan.uid, self._keys_baseline):
+            return {"sandbox_error": "check setup failed: the slot uid's keys from its previous check are still held"}
         # Built (on a language's first check) here, in the worker, never in a check's child.
         self._template = self.template_for(root_language(payload)) if self.cfg.isolate else None
         spec = self._c_spec(payload, limits) if self._c_enter is not None else None

@@ -1603,10 +1603,9 @@ def test_keys_left_in_the_per_uid_keyrings_reach_no_later_check(host, setup_path
 # The key quota (kernel.keys.maxkeys, 200) is counted per uid machine-wide, not per user
 # namespace, and a dead check's keys are freed a moment after it (the kernel's key collector):
 # without seccomp, 150 keys one check added left the slot's next check room for ~44 (reward
-# 1.0, C and Python paths), and 197 a tenth of a second later. Open on that layer (issue 16).
-@pytest.mark.parametrize("layer", ["sandbox", pytest.param("no_seccomp", marks=pytest.mark.xfail(
-    reason="without seccomp a check's keys still count against its uid's quota when the next check starts "
-           "(issue 16, open)", strict=False))])
+# 1.0, C and Python paths), 197 a tenth of a second later. The worker now waits for its uid's
+# keys to be gone (isolation.keys_released) before the next check.
+@pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_a_checks_keys_leave_the_next_check_its_whole_key_quota(host, setup_path, layer):
     backend = _backend(host, seccomp=layer == "sandbox", c_setup=setup_path == "c", concurrency=1)
     try:
