@@ -579,10 +579,10 @@ _LOADED_STATIC: list[tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] =
 _LOADED_NAMES: list[frozenset[str]] = [frozenset()]  # the names it took, and those it never takes
 
 
-def _new_modules(known: frozenset[str]) -> list[Any]:
+def new_modules(known: frozenset[str]) -> list[Any]:
     """The names in sys.modules now that `known` lacks, in sys.modules' order. Through
-    _dictver.new_keys where it is built: a loop over sys.modules here increfs every name, each on
-    a page of the worker's that the check's child then copies (~290 page faults a pytest check)."""
+    _dictver.new_keys where it is built: a loop over sys.modules in a check's child increfs
+    every name, each on a page of the worker's that the child then copies (~290 page faults)."""
     if _DICTVER is not None and hasattr(_DICTVER, "new_keys"):
         return _DICTVER.new_keys(sys.modules, known)
     return [n for n in list(sys.modules) if n not in known]
@@ -758,7 +758,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     _entries(LOADED)
     loaded_lives, loaded_items, loaded_tags = _LOADED_STATIC[0]
     loaded_known = _take_loaded_known(loaded_lives, loaded_tags) if _DICTVER is not None else None
-    for name in _new_modules(_LOADED_NAMES[0]):  # imported since the worker's snapshot (the tests' own, just now)
+    for name in new_modules(_LOADED_NAMES[0]):  # imported since the worker's snapshot (the tests' own, just now)
         mod = sys.modules.get(name)
         if (type(mod) is module_type and type(name) is str and name.split(".")[0] not in _WATCHED
                 and name not in ("__main__", "solution") and type(getattr(mod, "__dict__", None)) is dict):
@@ -1885,7 +1885,7 @@ def _fingerprinter() -> Callable[[], list[str]]:
     retaken = {i: _fp_space(prefix, ns, holder, get)[4] for i in (
         changed_since(holders, _list(base_tags)) if base_tags is not None and changed_since is not None
         else _range(_len(holders))) for prefix, get, ns, holder in (spaces[i],)}
-    new = [n for n in _new_modules(known) if type(n) is str and n.startswith(_WATCHED) and sys.modules.get(n) is not None]
+    new = [n for n in new_modules(known) if type(n) is str and n.startswith(_WATCHED) and sys.modules.get(n) is not None]
     extra = _fp_spaces(new)
     extra_holders = tuple(s[3] for s in extra)
     parts = ((holders, entries_of, retaken, _fp_tags(holders) if changed_since is not None else None),

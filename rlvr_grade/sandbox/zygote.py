@@ -534,15 +534,39 @@ def run_candidate(payload: CheckPayload, nonce: str, chan: int, workdir: str, te
         pass
 
 
+# (every name in sys.modules, the grader's among them) when the worker was ready (note_modules):
+# a check's child finds the grader's modules from it instead of walking sys.modules, which
+# increfed its ~350-600 names, each on a page the child then copied (~190 faults a check).
+_MODULES_NOTED: list[tuple[frozenset[str], tuple[str, ...]]] = []
+
+
+def _graders(names: Any) -> list[str]:
+    return [n for n in names if type(n) is str and (n == "rlvr_grade" or n.startswith("rlvr_grade."))]
+
+
+def note_modules() -> None:
+    """In the worker, before its first check: the names forget_grader starts from."""
+    names = frozenset(sys.modules)
+    _MODULES_NOTED[:] = [(names, tuple(_graders(names)))]
+
+
 def forget_grader() -> None:  # pragma: no cover - runs in the check's child
     """Take the grader's own package out of sys.modules: the worker and its set-up code run
     from it, but a check may not import it (issue 18). Its folder is not in the check's root and
     not on sys.path, so `import rlvr_grade` is a ModuleNotFoundError; the harness's snapshot of
     sys.modules leaves it out (rlvr_harness.runner.snapshot_common), so no restore puts it back.
-    What runs on in this process holds its modules through its own globals."""
+    What runs on in this process holds its modules through its own globals. The grader's names
+    are the worker's (note_modules) and those imported since (runner.new_modules)."""
+    from rlvr_harness.runner import new_modules
+
     mods = sys.modules
-    for name in [n for n in mods if n == "rlvr_grade" or n.startswith("rlvr_grade.")]:
-        del mods[name]
+    if _MODULES_NOTED:
+        known, noted = _MODULES_NOTED[0]
+        names = [*noted, *_graders(new_modules(known))]
+    else:
+        names = _graders(list(mods))
+    for name in names:
+        mods.pop(name, None)
     # The seed's finder of the two packages (local.boot_code) names their host folders.
     sys.meta_path[:] = [f for f in sys.meta_path if not hasattr(f, "host_of")]
 
@@ -803,6 +827,7 @@ def main(in_fd: int, out_fd: int) -> None:
     except BaseException as exc:  # noqa: BLE001
         protocol.send(out_fd, {"ready": False, "error": f"{type(exc).__name__}: {exc}"})
         return
+    note_modules()
     gc.collect()
     gc.freeze()  # children then share the parent's heap pages instead of copying on GC
     protocol.send(out_fd, {"ready": True, "features": {**zygote.features, **_SEED_FEATURES}})

@@ -515,3 +515,25 @@ def test_a_checks_peak_memory_is_its_own_never_an_earlier_checks_of_the_slot(tmp
     cg.version = 1  # v1: configure() resets max_usage_in_bytes before each check
     (tmp_path / "memory.max_usage_in_bytes").write_text(str(7 << 20))
     assert cg.peak_mark() == 0 and cg.peak_since(0) == 7 << 20
+
+
+_FORGET_CHECK = r'''
+import sys
+from rlvr_grade.sandbox import zygote
+
+zygote.note_modules()  # the worker, before its first check
+assert zygote._MODULES_NOTED, "the worker noted no names for its checks to start from"
+import rlvr_grade.summary  # a grader module imported after the worker noted its names
+zygote.forget_grader()  # a check's child
+left = [n for n in sys.modules if n == "rlvr_grade" or n.startswith("rlvr_grade.")]
+assert left == [], left
+print("ok")
+'''
+
+
+def test_a_check_forgets_the_graders_modules_from_the_workers_names_and_those_imported_since():
+    """A check's child takes the grader's package out of sys.modules (issue 18) from the names
+    the worker noted before its first check, plus any imported since (found by name in C):
+    walking sys.modules in every child increfed all its names (~190 copied pages a check)."""
+    out = subprocess.run([sys.executable, "-c", _FORGET_CHECK], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
