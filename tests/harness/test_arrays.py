@@ -275,3 +275,48 @@ def test_numpys_freeing_methods_are_sealed_whenever_numpy_is_loaded(mode):
 
     assert run("plain") == "['release', 'release_asarray', 'resize', 'setstate'] [True, True, True, True, True, True] False"
     assert run(mode) == "[] [True, True, True, True, True, True] True"
+
+
+PRELOADED = r'''
+import sys
+from rlvr_grade.sandbox import zygote
+from rlvr_harness import runner
+
+# A seed's order (zygote.seed_main): the harness warmed up and its guard installed, then the
+# environment's libraries preloaded, then their snapshots; the checks are forked from here and
+# nothing between patches what they inherit.
+zygote.warm_up(False)
+assert "numpy" not in sys.modules
+loaded, refusal = zygote.preload(("numpy",))
+assert loaded == ["numpy"], (loaded, refusal)
+runner.snapshot_libraries(loaded)
+
+import numpy as np
+
+secret = "".join(["sec", "ret!"])
+Raw = type("Raw", (), {})
+r = Raw()
+r.__array_interface__ = {"shape": (4,), "typestr": "|u1", "data": (id(secret), False), "version": 3}
+try:
+    np.asarray(r)
+    print("open")
+except TypeError as e:
+    print("refused" if "refused by the grader" in str(e) else f"other: {e}")
+'''
+
+
+def test_a_seed_patches_the_extension_modules_it_preloaded_before_any_check_forks():
+    """The environment's libraries (numpy) are preloaded after the guard's install patched the
+    harness's extensions: the seed patches theirs itself (snapshot_libraries), once, so a check
+    forked from it inherits them patched instead of walking and patching numpy's and pandas'
+    ~50 objects in every child (~1.5 ms and ~170 copy-on-write faults a check, pandas env)."""
+    pytest.importorskip("numpy", reason="numpy is not installed here")
+    try:
+        from rlvr_harness import _arrays
+    except ImportError:
+        pytest.skip("rlvr_harness/_arrays was not built here")
+    if not _arrays.supported():
+        pytest.skip("this platform's extension tables cannot be patched")
+    out = subprocess.run([sys.executable, "-c", PRELOADED], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "refused"
