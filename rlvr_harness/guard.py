@@ -353,6 +353,55 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             return True  # candidate code asking: the walk refuses it
         return name in names(code)
 
+    def library_requester(depth: int, wanted: tuple[str, ...]) -> Any:
+        """The innermost Python frame when it is trusted code (no trampoline) that mentions one
+        of `wanted`, else None."""
+        frame = getframe(depth)
+        if frame is None:
+            return None
+        code = frame.f_code
+        f = flags_of(code)
+        if not (f & 0xF) or f & TRAMPOLINE:
+            return None
+        got = names(code)
+        for w in wanted:
+            if w in got:
+                return frame
+        return None
+
+    def unverified_code(event: str, args: tuple[Any, ...]) -> Any:
+        """Why a code object about to be made is refused (None: it may be made). CPython runs
+        bytecode unchecked: a LOAD_CONST index past co_consts reads a pointer from any address,
+        a program's own code object is a raw-memory primitive with no ctypes (red team rtx,
+        `bytecode_load_const_past_consts`). Only the compiler's output runs in a check: a code
+        object is made (`CodeType`, `code.replace`) only by library code that names the call
+        (`types.coroutine` sets a flag), never by the program, nor for it by a trampoline (a
+        pool's worker, pickle); bytecode is unmarshalled only by the import system, from the
+        library tree or equal to its source file compiled here (a .pyc the program wrote
+        beside its own module, or one with no source, is refused; `marshal.load` from a file
+        is refused outright)."""
+        if event == "code.__new__":
+            return None if library_requester(3, ("replace", "CodeType")) is not None else "a code object made at run time"
+        if event == "marshal.load":
+            # from a file, with no bytes to check: pkgutil.read_code (runpy of a .pyc), pytest's
+            # rewrite cache (it falls back to the source); a check writes no bytecode of its own
+            return "code unmarshalled from a file"
+        frame = library_requester(3, ("loads",))
+        if frame is None or frame.f_code.co_name != "_compile_bytecode":
+            return "unmarshalled code"
+        local = frame.f_locals
+        cached = exact(local.get("bytecode_path"))
+        if cached is not None and startswith(realpath(cached), prefixes):
+            return None
+        source = exact(local.get("source_path"))
+        if source is not None and _len(args) and _isinstance(args[0], _bytes):
+            try:
+                if _compile(read_file(source), source, "exec", dont_inherit=True) == loads(to_bytes(args[0])):
+                    return None
+            except (OSError, SyntaxError, ValueError, EOFError, TypeError):
+                pass
+        return f"bytecode not compiled from its source: {cached}"
+
     def resolved(path: Any) -> Any:
         """The absolute, resolved path an open() of `path` reaches, or None for an fd; a path
         object of the candidate's own (its __fspath__ could answer twice) is refused."""
@@ -549,6 +598,16 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             # library that can do without (numpy's `try: import ctypes`) goes on.
             note(f"import {refused_import}")
             raise import_error(f"refused by the grader: {refused_import}")
+        elif event == "code.__new__" or event == "marshal.loads" or event == "marshal.load":
+            busy = True
+            try:
+                why = unverified_code(event, args)
+            finally:
+                busy = False
+            if why is None:
+                return
+            note(f"{event}: {why}")
+            raise refused_error(f"refused by the grader: {why}")
         elif event == "open":
             busy = True
             try:

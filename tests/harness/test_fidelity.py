@@ -710,6 +710,92 @@ def test_trust_is_by_identity_and_the_requester_names_the_access(tmp_path):
     assert out["lazy_import_trusted"] == 1 and out["candidate_dataclass_code"] == 0, out
 
 
+BYTECODE_PROBE = r"""
+import importlib, marshal, os, pickle, py_compile, sys, types
+from concurrent.futures import ThreadPoolExecutor
+
+CODE = (lambda: None).__code__
+
+
+def _try(fn):
+    try:
+        fn()
+        return "allowed"
+    except RuntimeError:
+        return "refused"
+
+
+def probe(workdir):
+    out = {}
+    # the program's own code objects, however made: refused
+    out["replace"] = _try(lambda: CODE.replace(co_code=CODE.co_code))
+    fields = tuple(getattr(CODE, n) for n in (
+        "co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_nlocals", "co_stacksize", "co_flags",
+        "co_code", "co_consts", "co_names", "co_varnames", "co_filename", "co_name", "co_qualname",
+        "co_firstlineno", "co_linetable", "co_exceptiontable"))
+    out["CodeType"] = _try(lambda: types.CodeType(*fields))
+    with ThreadPoolExecutor(1) as pool:
+        out["pool_trampoline"] = _try(lambda: pool.submit(CODE.replace, co_flags=CODE.co_flags).result())
+    blob = b"ctypes\nCodeType\n" + pickle.dumps(fields, 0)[:-1] + b"R."  # types.CodeType(*fields)
+    out["pickle"] = _try(lambda: pickle.loads(blob))
+    out["marshal_loads"] = _try(lambda: marshal.loads(marshal.dumps(CODE)))
+    # a .pyc beside the program's own module that is not its source compiled: refused
+    with open(os.path.join(workdir, "own_mod.py"), "w") as fh:
+        fh.write("X = 1\n")
+    cached = importlib.util.cache_from_source(os.path.join(workdir, "own_mod.py"))
+    os.makedirs(os.path.dirname(cached), exist_ok=True)
+    py_compile.compile(os.path.join(workdir, "own_mod.py"), cfile=cached)
+    sys.path.insert(0, workdir)
+    import own_mod  # the .pyc is the source compiled: it loads
+    out["own_pyc"] = own_mod.X
+    with open(cached, "rb") as fh:
+        head = fh.read(16)
+    with open(cached, "wb") as fh:
+        fh.write(head + marshal.dumps(compile("X = 2\n", os.path.join(workdir, "own_mod.py"), "exec")))
+    sys.modules.pop("own_mod")
+    out["edited_pyc"] = _try(lambda: __import__("own_mod"))
+    import runpy
+    out["runpy_pyc"] = _try(lambda: runpy.run_path(cached))
+    # what libraries do on the program's behalf still works: types.coroutine replaces a flag,
+    # asyncio imports and runs, a library module first imported now loads from its cached bytecode
+    @types.coroutine
+    def legacy():
+        yield
+    import asyncio
+    out["asyncio"] = asyncio.run(asyncio.sleep(0, result=3))
+    import colorsys
+    out["lazy_import"] = colorsys.rgb_to_hls(0, 0, 0)[0]
+    return out
+"""
+
+
+def test_only_the_compilers_code_runs_no_code_object_of_the_programs_own(tmp_path):
+    """CPython runs bytecode unchecked (a LOAD_CONST index past co_consts reads any address):
+    a code object the program makes or unmarshals is refused, whoever calls the constructor for
+    it (a pool's worker, pickle); a .pyc beside its module loads only if it is the source
+    compiled; what libraries make (types.coroutine) and import still works."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "cand.py").write_text(BYTECODE_PROBE)
+    (tmp_path / "w").mkdir()
+    driver = (
+        "import sys, json; sys.path.insert(0, %r)\n"
+        "from rlvr_harness.guard import Guard\n"
+        "g = Guard(); g.install()\n"
+        "def run():\n    g.arm()\n    import cand\n    return cand.probe(%r)\n"
+        "print(json.dumps(run()))\n"
+    ) % (str(tmp_path), str(tmp_path / "w"))
+    res = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=60, cwd=str(ROOT),
+                         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out == {"replace": "refused", "CodeType": "refused", "pool_trampoline": "refused", "pickle": "refused",
+                   "marshal_loads": "refused", "own_pyc": 1, "edited_pyc": "refused", "runpy_pyc": "refused", "asyncio": 3,
+                   "lazy_import": 0.0}, out
+
+
 UNITTEST_TESTS = """\
 import unittest
 from solution import Acc
