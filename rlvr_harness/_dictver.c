@@ -17,6 +17,10 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #if PY_VERSION_HEX >= 0x030C0000
 /* 3.12 deprecated ma_version_tag (watchers replace it): the restorer reads every value. */
@@ -305,12 +309,162 @@ new_keys(PyObject *self, PyObject *args)
     return out;
 }
 
+/* -- array.array's item setter, sealed (red team rtx, issue 15: raw memory) -----------------
+ * Every way an array takes an item (a[i] = v, append, insert, extend, fromlist, the
+ * constructor) calls its type's setitem(ap, i, v), which the index check has already passed;
+ * setitem then converts v, and for anything but an exact int or float that runs v's
+ * __index__/__float__: Python code that can empty the array, which takes a fresh small buffer,
+ * and the write lands i items past it. With id() and buffer_info() giving addresses, that is a
+ * write anywhere (array_setitem_index_frees_its_buffer: a float's type pointer became
+ * bytearray's and every address was readable and writable). seal_array_items swaps each
+ * typecode's setitem for one that converts v first, with no write pending, and checks the index
+ * again after the conversion. The layout is CPython's (Modules/arraymodule.c, 3.8-3.13),
+ * checked against each array passed in before anything is written. */
+struct rlvr_arrayobject;
+struct rlvr_arraydescr {
+    char typecode;
+    int itemsize;
+    PyObject *(*getitem)(struct rlvr_arrayobject *, Py_ssize_t);
+    int (*setitem)(struct rlvr_arrayobject *, Py_ssize_t, PyObject *);
+    int (*compareitems)(const void *, const void *, Py_ssize_t);
+    const char *formats;
+    int is_integer_type;
+    int is_signed;
+};
+struct rlvr_arrayobject {
+    PyObject_VAR_HEAD
+    char *ob_item;
+    Py_ssize_t allocated;
+    const struct rlvr_arraydescr *ob_descr;
+    PyObject *weakreflist;
+    Py_ssize_t ob_exports;
+};
+typedef int (*array_setitem)(struct rlvr_arrayobject *, Py_ssize_t, PyObject *);
+#define RLVR_TYPECODES 32
+static const struct rlvr_arraydescr *sealed_descr[RLVR_TYPECODES];
+static array_setitem sealed_orig[RLVR_TYPECODES];
+static int sealed_count;
+
+static array_setitem
+original_setitem(const struct rlvr_arraydescr *d)
+{
+    for (int k = 0; k < sealed_count; k++) {
+        if (sealed_descr[k] == d) {
+            return sealed_orig[k];
+        }
+    }
+    return NULL;
+}
+
+static int
+sealed_setitem(struct rlvr_arrayobject *ap, Py_ssize_t i, PyObject *v)
+{
+    const struct rlvr_arraydescr *d = ap->ob_descr;
+    array_setitem orig = original_setitem(d);
+    if (orig == NULL) {
+        PyErr_SetString(PyExc_SystemError, "array: an item type the grader did not seal");
+        return -1;
+    }
+    /* i < 0: a check of the value only (ins1), nothing is written; exact ints and floats and
+     * the character typecodes convert without running Python code */
+    if (i < 0 || PyLong_CheckExact(v) || PyFloat_CheckExact(v) ||
+            (!d->is_integer_type && d->typecode != 'f' && d->typecode != 'd')) {
+        return orig(ap, i, v);
+    }
+    PyObject *plain;
+    if (d->is_integer_type) {
+        plain = PyNumber_Index(v);
+    }
+    else {
+        double x = PyFloat_AsDouble(v);
+        plain = (x == -1.0 && PyErr_Occurred()) ? NULL : PyFloat_FromDouble(x);
+    }
+    if (plain == NULL) {
+        return -1;
+    }
+    if (i >= Py_SIZE(ap)) {
+        Py_DECREF(plain);
+        PyErr_SetString(PyExc_IndexError, "array changed size while an item was converted");
+        return -1;
+    }
+    int r = orig(ap, i, plain);
+    Py_DECREF(plain);
+    return r;
+}
+
+static int
+patch_setitem(const struct rlvr_arraydescr *d, array_setitem fn)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t at = (uintptr_t)&d->setitem;
+    uintptr_t start = at & ~(uintptr_t)(page - 1);
+    size_t len = (at + sizeof(fn) > start + (uintptr_t)page) ? 2 * (size_t)page : (size_t)page;
+    if (mprotect((void *)start, len, PROT_READ | PROT_WRITE) != 0) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
+    }
+    ((struct rlvr_arraydescr *)d)->setitem = fn;
+    mprotect((void *)start, len, PROT_READ);
+    return 0;
+}
+
+/* seal_array_items(arrays) -> how many item types are sealed now. `arrays`: one array.array of
+ * each typecode; each one's descriptor is checked (typecode, item size) before it is patched. */
+static PyObject *
+seal_array_items(PyObject *self, PyObject *arrays)
+{
+    if (!PyTuple_Check(arrays)) {
+        PyErr_SetString(PyExc_TypeError, "seal_array_items takes a tuple of arrays");
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(arrays); k++) {
+        PyObject *a = PyTuple_GET_ITEM(arrays, k);
+        if (strcmp(Py_TYPE(a)->tp_name, "array.array") != 0 ||
+                Py_TYPE(a)->tp_basicsize != (Py_ssize_t)sizeof(struct rlvr_arrayobject)) {
+            PyErr_SetString(PyExc_TypeError, "not an array.array of the layout this module knows");
+            return NULL;
+        }
+        PyObject *tc = PyObject_GetAttrString(a, "typecode");
+        PyObject *isz = tc == NULL ? NULL : PyObject_GetAttrString(a, "itemsize");
+        if (isz == NULL) {
+            Py_XDECREF(tc);
+            return NULL;
+        }
+        const struct rlvr_arraydescr *d = ((struct rlvr_arrayobject *)a)->ob_descr;
+        int ok = PyUnicode_Check(tc) && PyUnicode_GET_LENGTH(tc) == 1 &&
+                 PyUnicode_READ_CHAR(tc, 0) == (Py_UCS4)(unsigned char)d->typecode &&
+                 PyLong_AsLong(isz) == d->itemsize;
+        Py_DECREF(tc);
+        Py_DECREF(isz);
+        if (!ok) {
+            PyErr_SetString(PyExc_TypeError, "an array whose descriptor is not the layout this module knows");
+            return NULL;
+        }
+        if (d->setitem == sealed_setitem || original_setitem(d) != NULL) {
+            continue;
+        }
+        if (sealed_count >= RLVR_TYPECODES) {
+            PyErr_SetString(PyExc_OverflowError, "too many array item types");
+            return NULL;
+        }
+        sealed_descr[sealed_count] = d;
+        sealed_orig[sealed_count] = d->setitem;
+        sealed_count++;
+        if (patch_setitem(d, sealed_setitem) != 0) {
+            sealed_count--;
+            return NULL;
+        }
+    }
+    return PyLong_FromLong(sealed_count);
+}
+
 static PyMethodDef methods[] = {
     {"held", held, METH_VARARGS, "held(seqs, idents) -> (indices of seqs changed, indices of idents changed)"},
     {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
     {"tags", tags, METH_O, "tags(dicts) -> the version tag of each dict in the tuple"},
     {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},
     {"new_keys", new_keys, METH_VARARGS, "new_keys(d, known) -> the keys of the dict d not in the set known, in d's order"},
+    {"seal_array_items", seal_array_items, METH_O, "seal_array_items(arrays) -> how many array item types are sealed"},
     {NULL, NULL, 0, NULL},
 };
 

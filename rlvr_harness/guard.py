@@ -193,6 +193,7 @@ class Guard:
         if not controls[5]():
             sys.addaudithook(controls[0])
             _neuter_signal_frames()
+            _seal_array_items()
 
 
 def _arrays_prepare() -> Callable[[str], Any] | None:
@@ -354,8 +355,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         return name in names(code)
 
     def library_requester(depth: int, wanted: tuple[str, ...]) -> Any:
-        """The innermost Python frame when it is trusted code (no trampoline) that mentions one
-        of `wanted`, else None."""
+        """The innermost frame if trusted code (no trampoline) naming one of `wanted`."""
         frame = getframe(depth)
         if frame is None:
             return None
@@ -370,21 +370,13 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         return None
 
     def unverified_code(event: str, args: tuple[Any, ...]) -> Any:
-        """Why a code object about to be made is refused (None: it may be made). CPython runs
-        bytecode unchecked: a LOAD_CONST index past co_consts reads a pointer from any address,
-        a program's own code object is a raw-memory primitive with no ctypes (red team rtx,
-        `bytecode_load_const_past_consts`). Only the compiler's output runs in a check: a code
-        object is made (`CodeType`, `code.replace`) only by library code that names the call
-        (`types.coroutine` sets a flag), never by the program, nor for it by a trampoline (a
-        pool's worker, pickle); bytecode is unmarshalled only by the import system, from the
-        library tree or equal to its source file compiled here (a .pyc the program wrote
-        beside its own module, or one with no source, is refused; `marshal.load` from a file
-        is refused outright)."""
+        """Why a code object about to be made is refused, or None. Bytecode runs unchecked (a
+        LOAD_CONST past co_consts reads any address): only the compiler's output runs
+        (docs/fidelity.md, "No raw memory")."""
         if event == "code.__new__":
             return None if library_requester(3, ("replace", "CodeType")) is not None else "a code object made at run time"
         if event == "marshal.load":
-            # from a file, with no bytes to check: pkgutil.read_code (runpy of a .pyc), pytest's
-            # rewrite cache (it falls back to the source); a check writes no bytecode of its own
+            # from a file: no bytes to check (runpy of a .pyc; pytest's cache falls back to source)
             return "code unmarshalled from a file"
         frame = library_requester(3, ("loads",))
         if frame is None or frame.f_code.co_name != "_compile_bytecode":
@@ -598,7 +590,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             # library that can do without (numpy's `try: import ctypes`) goes on.
             note(f"import {refused_import}")
             raise import_error(f"refused by the grader: {refused_import}")
-        elif event == "code.__new__" or event == "marshal.loads" or event == "marshal.load":
+        elif event in ("code.__new__", "marshal.loads", "marshal.load"):
             busy = True
             try:
                 why = unverified_code(event, args)
@@ -651,6 +643,20 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
         return was
 
     return hook, arm, disarm, is_armed, set_protected, mark_installed
+
+
+def _seal_array_items() -> None:
+    """array.array's item setter converted first, then the index checked again: an __index__
+    that shrinks the array under the write was a write anywhere (rlvr_harness/_dictver.c)."""
+    try:
+        from rlvr_harness import _dictver
+    except ImportError:
+        return
+    seal = getattr(_dictver, "seal_array_items", None)
+    if seal is not None:
+        import array
+
+        seal(tuple(array.array(t) for t in array.typecodes))
 
 
 def _neuter_signal_frames() -> None:

@@ -309,20 +309,16 @@ def _python_main(code: Any) -> Callable[[], None]:
         except BaseException:  # noqa: BLE001 - the program crashed: a runtime error
             traceback.print_exc()
             status = 1
-        # What `python solution.py` does when the module ends (Py_FinalizeEx's order): wait for
-        # the threads that are not daemons, then run the atexit handlers. The Codeforces idiom
-        # for deep recursion runs main() in a thread with a bigger stack and lets the module end;
-        # fast-output code writes its buffer from an atexit handler. Without this both printed
-        # nothing and a correct program was a wrong answer.
+        # as `python solution.py` ends: non-daemon threads joined, then atexit (docs/test-styles.md)
         threading = sys.modules.get("threading")
         try:
             if threading is not None:
                 threading._shutdown()  # type: ignore[attr-defined]
         except SystemExit as exc:
             status = _exit_status(exc)
-        except BaseException:  # noqa: BLE001 - as Python: reported, the status stands
+        except BaseException:  # noqa: BLE001 - reported, the status stands
             traceback.print_exc()
-        atexit._run_exitfuncs()  # an exception in a handler is printed, the status stands
+        atexit._run_exitfuncs()
         try:
             sys.stdout.flush()
         except BaseException:  # noqa: BLE001 - EPIPE and friends
@@ -333,7 +329,7 @@ def _python_main(code: Any) -> Callable[[], None]:
 
 
 def _exit_status(exc: SystemExit) -> int:
-    """The exit status `raise SystemExit(code)` gives a Python program (a message: printed, 1)."""
+    """The status `raise SystemExit(code)` exits with (a message: printed, 1)."""
     c = exc.code
     if not isinstance(c, (int, type(None))):
         print(c, file=sys.stderr)

@@ -796,6 +796,63 @@ def test_only_the_compilers_code_runs_no_code_object_of_the_programs_own(tmp_pat
                    "lazy_import": 0.0}, out
 
 
+ARRAY_PROBE = r"""
+import array, decimal, json, sys
+from rlvr_harness.guard import Guard
+
+Guard().install()
+out = {}
+for name, call in [("setitem", lambda a, v: a.__setitem__(50, v)), ("append", lambda a, v: a.append(v)),
+                   ("insert", lambda a, v: a.insert(3, v)), ("extend", lambda a, v: a.extend([v])),
+                   ("fromlist", lambda a, v: a.fromlist([1, v]))]:
+    for code in "qd":
+        a = array.array(code, range(100))
+
+        class Shrinks:
+            def __index__(self):
+                del a[:]
+                a.append(0)  # a fresh 32-byte buffer: the write would land past it
+                return 9
+
+            __float__ = lambda self: float(self.__index__())
+
+        try:
+            call(a, Shrinks())
+            out[name + code] = "written"
+        except IndexError:
+            out[name + code] = "refused"
+b = array.array("q", [1, 2])
+b[0] = True
+b.append(7)
+b.insert(0, 5)
+b.extend(array.array("q", [8]))
+d = array.array("d", [0.5])
+d[0] = 2
+d.append(decimal.Decimal("1.25"))
+u = array.array("u", "ab")
+u[0] = "z"
+out["honest"] = [list(b), list(d), u.tounicode()]
+print(json.dumps(out))
+"""
+
+
+def test_an_arrays_item_conversion_cannot_shrink_it_under_the_write():
+    """array.array checks an item's index, then converts the value, whose __index__ (or
+    __float__) can empty the array: the write then lands past a fresh small buffer, anywhere
+    the program aims it (`array_setitem_index_frees_its_buffer` read and wrote all memory).
+    Sealed (_dictver.seal_array_items, from Guard.install): converted first, index checked
+    again; honest arrays work as before."""
+    import json
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", ARRAY_PROBE], capture_output=True, text=True, timeout=60, cwd=str(ROOT))
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out.pop("honest") == [[5, 1, 2, 7, 8], [2.0, 1.25], "zb"], out
+    assert set(out.values()) == {"refused"}, out
+
+
 UNITTEST_TESTS = """\
 import unittest
 from solution import Acc
