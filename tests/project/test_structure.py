@@ -316,7 +316,7 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
     size = len(bundle.build_archive({"payload": {}}))
-    assert size < 180_000, size  # docs/backends.md gives the measured size (179,900 bytes, 33 files)
+    assert size < 182_000, size  # docs/backends.md gives the measured size (180,262 bytes, 34 files)
 
 
 # Issue 19, "one process runner": candidate code gets a process in two places, and both are
