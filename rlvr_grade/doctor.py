@@ -355,10 +355,10 @@ def _plant(token: str) -> list[str]:
 def _root_contents(env_id: str = "") -> tuple[list[str], set[str]]:
     """(what a Python check's root holds in environment `env_id`, one line each, as that
     environment's interpreter lists it; the names its / may list)."""
-    from rlvr_grade.sandbox.local import CHECK_PATH, world_of, world_root
+    from rlvr_grade.sandbox.local import CHECK_PATH, world_layout, world_of
 
     try:
-        layout = world_root(world_of(env_id, preload=()), "python", CHECK_PATH, local=True).layout()
+        layout = world_layout(world_of(env_id, preload=()), "python", CHECK_PATH)
     except (OSError, SandboxError) as exc:
         return [f"(could not list: {exc})"], set()
     top = {p.strip("/").split("/")[0] for p in [*layout.dirs, *(m for m, _ in layout.mounts), *(f for f, _ in layout.files),

@@ -7,10 +7,13 @@ from __future__ import annotations
 import errno
 import os
 
-# A descriptor of the host's / in a local seed's world (local._Seed, mounts.enter_world), where
+# A descriptor of the host's / in a local seed's world (local._Seed, world.enter_world), where
 # each host folder is a mount of its own: a hard link between two of them is EXDEV, but made
 # through the host's / both ends are on its one mount.
 HOST_ROOT_FD: list[int] = []
+# (a name in that world, the host path behind it: local.World.shown): a farm links a world's own
+# file (libpython in /python/lib) by its host name, not a copy.
+HOST_NAMES: list[tuple[str, str]] = []
 
 
 def link_or_copy(src: str, dst: str) -> None:
@@ -35,7 +38,7 @@ def _link_on_the_host(src: str, dst: str) -> bool:
     """Link `src` to `dst` by their names on the host (HOST_ROOT_FD): kept only if the link is
     the very file `src` names here (a world's own folders, /env, are not the host's)."""
     try:
-        os.link(src.lstrip("/"), dst.lstrip("/"), src_dir_fd=HOST_ROOT_FD[0], dst_dir_fd=HOST_ROOT_FD[0])
+        os.link(_host_name(src)[1:], _host_name(dst)[1:], src_dir_fd=HOST_ROOT_FD[0], dst_dir_fd=HOST_ROOT_FD[0])
     except OSError:
         return False
     a, b = os.stat(src), os.stat(dst)
@@ -43,3 +46,10 @@ def _link_on_the_host(src: str, dst: str) -> bool:
         return True
     os.unlink(dst)
     return False
+
+
+def _host_name(path: str) -> str:
+    for at, src in sorted(HOST_NAMES, key=lambda p: -len(p[0])):
+        if path == at or path.startswith(at + "/"):
+            return src + path[len(at):]
+    return path

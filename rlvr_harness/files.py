@@ -6,6 +6,8 @@ same name (prepared.pack_program): one place, so neither needs the other to know
 # cache folder holds the environment. The sandbox mounts it there (sandbox/root.py, local.py,
 # gvisor.py); the environment's modules are compiled under that name (envs/store.py).
 ENV_AT = "/env"
+# Where a check sees its base interpreter, wherever it is installed (sandbox/interpreter.py).
+PYTHON_AT = "/python"
 
 WORKDIR_SOLUTION = "solution.py"
 TEST_MODULE = "test_solution.py"

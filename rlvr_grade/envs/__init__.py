@@ -31,6 +31,7 @@ _WHERE = {
     "envs_root": "paths",
     "list_envs": "store",
     "load": "store",
+    "locked": "store",
     "lookup": "store",
     "named_bytecode": "store",
     "read_note": "store",

@@ -280,6 +280,14 @@ def _locked(root: str, env_id: str) -> Iterator[None]:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def locked(env: Environment) -> Iterator[None]:
+    """Hold `env`'s lock, the one its build holds: for what is added beside an environment once,
+    at its first use (its stdlib snapshot, the world a check is shown of its interpreter)."""
+    with _locked(os.path.dirname(env.path), env.id):
+        yield
+
+
 def _sweep(root: str) -> None:
     """Remove what builds and removals killed midway left (their pid no longer runs)."""
     from rlvr_grade.leftovers import remove_abandoned

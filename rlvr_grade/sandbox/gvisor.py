@@ -231,27 +231,28 @@ class GvisorBackend(RemoteBackend):
 
     def _build_spec(self, language: str, world: Any = None) -> str:
         from rlvr_grade.sandbox import mounts, root
-        from rlvr_grade.sandbox.local import CHECK_PATH, world_root
+        from rlvr_grade.sandbox.local import CHECK_PATH, world_layout, world_root
 
         assert self._state is not None
-        # The environment's root as a local worker of it mounts it (the local workers' very list,
-        # local.world_root): its venv at root.ENV_AT and its stdlib snapshot (envs.stdlib_snapshot)
-        # at the stdlib folder's place, never the host's stdlib folder itself, where a file put
-        # later (an answer file) would be in every root; with an interpreter given (`python`),
-        # this process's.
-        want = (world_root(world, language, CHECK_PATH, local=True) if world is not None
-                else root.root_for(language, CHECK_PATH))
         # The runner inside (sandbox/inner.py) is the grader's code: its package is in this root
         # beside the harness (root.HARNESS_AT), found by location (boot_code), never on the
         # check's sys.path.
         package = os.path.realpath(PACKAGE_DIR)
-        want = want.union(root.Root(dirs=(package,), moved=((package, root.HARNESS_AT + "/rlvr_grade"),)))
-        # The environment's venv at root.ENV_AT: the interpreter starts inside the root, so its
-        # prefix, sys.path and every module's file name are those of /env, not the cache folder's.
-        venv = _venv_of(world.python) if world is not None else None
-        if venv:
-            want = want.union(root.Root(moved=((venv, root.ENV_AT),)))
-        layout = want.masking(self.hide).layout()
+        if world is not None and world.fixed_names:
+            # The environment's root as a local worker of it mounts it (local.world_layout, laid
+            # out in its world): the venv at root.ENV_AT, the base interpreter at files.PYTHON_AT
+            # with the stdlib snapshot (envs.stdlib_snapshot) in it, never the host's stdlib
+            # folder (a file put there later, an answer file, would be in every root) or the
+            # host's install names.
+            layout = world_layout(world, language, CHECK_PATH, extra=(root.HARNESS_AT + "/rlvr_grade",), hide=tuple(self.hide))
+        else:
+            # This process's interpreter (`python` given), or an environment without a venv.
+            want = world_root(world, language, CHECK_PATH) if world is not None else root.root_for(language, CHECK_PATH)
+            want = want.union(root.Root(dirs=(package,), moved=((package, root.HARNESS_AT + "/rlvr_grade"),)))
+            venv = _venv_of(world.python) if world is not None else None
+            if venv:  # the environment's venv at root.ENV_AT: its prefix and files are /env's
+                want = want.union(root.Root(moved=((venv, root.ENV_AT),)))
+            layout = want.masking(self.hide).layout()
         farm, lock = root.materialize(layout)
         self._farm_locks.append(lock)
         etc = os.path.join(self._state, "etc")

@@ -119,8 +119,8 @@ class World:
     environment), the modules it imports before forking (`preload`) and the environment's own
     libraries, asked what raw-memory modules they need whatever `preload` is (`needs`). `venv`
     is the environment's venv folder and `stdlib` (the base interpreter's stdlib folder, the
-    environment's snapshot of it: envs.stdlib_snapshot): what a seed with fixed names shows
-    at root.ENV_AT and at the stdlib's place (`shown`)."""
+    environment's snapshot of it: envs.stdlib_snapshot) and `interpreter` (the base interpreter
+    at files.PYTHON_AT: sandbox/world.py): what a seed with fixed names shows (`shown`)."""
 
     env_id: str
     python: str
@@ -129,6 +129,7 @@ class World:
     needs: tuple[str, ...] = ()
     venv: str = ""
     stdlib: tuple[str, str] | None = None
+    interpreter: tuple[tuple[str, str], ...] = ()  # sandbox/world.py: the base install at files.PYTHON_AT
 
     @property
     def fixed_names(self) -> bool:
@@ -138,14 +139,26 @@ class World:
         return bool(self.venv and self.stdlib) and (os.geteuid() == 0 or _user_namespaces())
 
     def shown(self) -> list[tuple[str, str]]:
-        """(the name a seed and its checks see, the host folder behind it): the venv at
+        """(the name a seed and its checks see, the host folder or file behind it): the venv at
         root.ENV_AT, the grader's two packages at root.HARNESS_AT (only the harness is in a
-        check's root), the stdlib snapshot at the stdlib folder's own name."""
+        check's root), the base interpreter at files.PYTHON_AT with the stdlib snapshot in it
+        (`interpreter`; where that cannot be, the snapshot at the stdlib folder's own name)."""
         from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
 
         assert self.stdlib is not None
         return [(ENV_AT, self.venv), (f"{HARNESS_AT}/rlvr_grade", os.path.realpath(PACKAGE_DIR)),
-                (f"{HARNESS_AT}/rlvr_harness", os.path.realpath(HARNESS_DIR)), self.stdlib]
+                (f"{HARNESS_AT}/rlvr_harness", os.path.realpath(HARNESS_DIR)),
+                *(self.interpreter or (self.stdlib,))]
+
+    def to_host(self, path: str) -> str:
+        """The host path behind `path` as this world names it (`shown`; anything else is the
+        host's own path)."""
+        from rlvr_grade.sandbox.root import inside
+
+        for at, src in sorted(self.shown(), key=lambda p: -len(p[0])):
+            if inside(path, at):
+                return src + path[len(at):]
+        return path
 
 
 # Imported by the pytest-warm seed anyway (warm_up), never by the lean one (a lean worker with
@@ -159,6 +172,7 @@ def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None,
     grader resolved, else the one of that id in the environments folder). `preload` None: what
     the environment names (envs' record), else exactly these modules (() for none)."""
     from rlvr_grade import envs
+    from rlvr_grade.sandbox.world import interpreter_world
 
     env = (known or {}).get(env_id)
     if env is None:
@@ -171,28 +185,56 @@ def world_of(env_id: str, preload: tuple[str, ...] | None = None, progress=None,
     if venv:
         envs.named_bytecode(env)
     return World(env_id=env_id, python=env.interpreter, preload=chosen, label=label, needs=own, venv=venv,
-                 stdlib=envs.stdlib_snapshot(env) if venv else None)
+                 stdlib=envs.stdlib_snapshot(env) if venv else None, interpreter=interpreter_world(env) if venv else ())
 
 
 _ROOTS: dict[tuple[str, str, str], Any] = {}
 
 
-def world_root(world: World, language: str = "python", check_path: str = CHECK_PATH, local: bool = False):
+def world_root(world: World, language: str = "python", check_path: str = CHECK_PATH):
     """The root (sandbox/root.Root) of a check in `language` run in `world`, as that world's
     own interpreter lists it on the host (root.root_for there: its stdlib, its site-packages,
-    the harness). For the gVisor backend and doctor, which do not run in the environment's
-    interpreter themselves. `local`: as a local worker of that environment mounts it, which
-    lists it in its seed's world (World.shown): the venv at root.ENV_AT, the stdlib
-    snapshot at the stdlib's place."""
-    found = _host_root(world, language, check_path)
-    if not (local and world.fixed_names):
-        return found
+    the harness), host names: for a world without fixed names (world_layout)."""
+    return _host_root(world, language, check_path)
+
+
+_LAYOUTS: dict[tuple, Any] = {}
+
+
+def world_layout(world: World, language: str = "python", check_path: str = CHECK_PATH, extra: tuple[str, ...] = (),
+                 hide: tuple[str, ...] = ()):
+    """The root.Layout of a check in `language` run in `world` (with `extra` directories, and
+    `hide` masked: Root.masking), as a local worker of it mounts it, its sources host paths: for
+    the gVisor backend and doctor, which do not run in that world. A world with fixed names is
+    listed and laid out inside it, by its own interpreter (as the seed lists its root), each
+    source then named by its host path (World.to_host); any other from the host (world_root)."""
     from rlvr_grade.sandbox import root
 
-    stdlib, snapshot = world.stdlib
-    return root.Root(dirs=tuple(d for d in found.dirs if not root.inside(d, stdlib)) + (snapshot,), files=found.files,
-                     hidden=tuple(h for h in found.hidden if not root.inside(h, stdlib)),
-                     moved=found.moved + ((world.venv, root.ENV_AT), (snapshot, stdlib)))
+    if not world.fixed_names:
+        return world_root(world, language, check_path).union(root.Root(dirs=extra)).masking(hide).layout()
+    key = (world, language, check_path, extra, hide)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        import functools
+        import json
+
+        from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
+        from rlvr_harness.files import PYTHON_AT
+
+        code = boot_code(
+            "import json; from rlvr_grade.sandbox import root; l = root.root_for(%r, %r, %r).masking(%r).layout(); "
+            "print(json.dumps([l.dirs, l.links, l.files, l.mounts, l.hidden, l.missing]))"
+            % (language, check_path, list(extra), list(hide)), inside=True)
+        out = subprocess.run([os.path.join(ENV_AT, "bin", os.path.basename(world.python)), "-s", "-c", code],
+                             capture_output=True, text=True, env=_zygote_env(), cwd="/", timeout=120, stdin=subprocess.DEVNULL,
+                             preexec_fn=functools.partial(_enter_world, world.shown(), (ENV_AT, HARNESS_AT, PYTHON_AT)))
+        if out.returncode != 0:
+            raise SandboxError(f"environment {world.label}: its interpreter could not list its root: {out.stderr.strip()[-300:]}")
+        dirs, links, files, mounts, hidden, missing = json.loads(out.stdout.strip().splitlines()[-1])
+        found = _LAYOUTS[key] = root.Layout(
+            dirs=tuple(dirs), links=tuple(map(tuple, links)), files=tuple((p, world.to_host(s)) for p, s in files),
+            mounts=tuple((p, world.to_host(s)) for p, s in mounts), hidden=tuple(hidden), missing=tuple(missing))
+    return found
 
 
 def _host_root(world: World, language: str, check_path: str):
@@ -317,19 +359,21 @@ class _Seed:
         python, code, preexec = self.world.python, boot_code(call), _die_with_parent
         host_root = None
         if self.world.fixed_names:
-            # The seed starts in its own world (mounts.enter_world): its interpreter is
+            # The seed starts in its own world (world.enter_world): its interpreter is
             # ENV_AT/bin/python, so sys.prefix, sys.path, every module's file and the files it
             # maps are named as in a check's root, never after the cache folder or checkout.
             import functools
 
-            from rlvr_grade.sandbox import mounts  # noqa: F401 - imported here, not in the forked child
+            from rlvr_grade.sandbox import world  # noqa: F401 - imported here, not in the forked child
             from rlvr_grade.sandbox.root import ENV_AT, HARNESS_AT
+            from rlvr_harness.files import PYTHON_AT
 
             python = os.path.join(ENV_AT, "bin", os.path.basename(self.world.python))
             # The host's / goes with it (links.HOST_ROOT_FD): the farms' hard links are made there.
             host_root = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-            code = boot_code(f"from rlvr_grade import links; links.HOST_ROOT_FD.append({host_root}); {call}", inside=True)
-            preexec = functools.partial(_enter_world, self.world.shown(), (ENV_AT, HARNESS_AT))
+            code = boot_code(f"from rlvr_grade import links; links.HOST_ROOT_FD.append({host_root}); "
+                             f"links.HOST_NAMES.extend({self.world.shown()!r}); {call}", inside=True)
+            preexec = functools.partial(_enter_world, self.world.shown(), (ENV_AT, HARNESS_AT, PYTHON_AT))
 
         def popen() -> subprocess.Popen:
             return subprocess.Popen(
@@ -577,14 +621,14 @@ def _die_with_parent() -> None:  # pragma: no cover - runs between fork and exec
 
 
 def _enter_world(shown: list[tuple[str, str]], own: tuple[str, ...]) -> None:  # pragma: no cover - between fork and exec
-    from rlvr_grade.sandbox import linux, mounts
+    from rlvr_grade.sandbox import linux, world
 
     _die_with_parent()
     if os.geteuid() != 0:
         # An unprivileged grader: a user namespace of the seed's own, its uid mapped to itself,
         # owns the world's mount namespace; each worker nests its own below it, as before.
         linux.enter_user_namespace(os.geteuid(), os.getegid())
-    mounts.enter_world(shown, own)
+    world.enter_world(shown, own)
 
 
 _USERNS: list[bool] = []

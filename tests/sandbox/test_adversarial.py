@@ -798,16 +798,32 @@ def _grader_paths() -> list[str]:
                   | {os.path.realpath(os.getcwd())} - {"/"})
 
 
+def _interpreter_paths() -> list[str]:
+    """Where the base interpreter is installed on this machine, which a check must not learn
+    either (it runs the default environment's, whose base is the grader's): its stdlib folder and
+    binary, real paths (/root/.pyenv/versions/3.11.7/lib/python3.11, /usr/local/bin/python3.11,
+    /usr/lib/python3.11...), and its prefix unless a system one whose lib folders the root shows
+    anyway (/usr, /usr/local)."""
+    import sys
+    import sysconfig
+
+    prefix = os.path.realpath(sys.base_prefix)
+    return sorted({os.path.realpath(sysconfig.get_paths()["stdlib"]),
+                   os.path.realpath(getattr(sys, "_base_executable", "") or sys.executable)}
+                  | ({prefix} if prefix not in ("/", "/usr", "/usr/local") else set()))
+
+
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_no_grader_path_is_anywhere_the_check_can_read(layer, setup_path, request, host):
     """The harness is shown at /harness, its code compiled under that name in the seed; the
     grader's package is not in the root; the seed's command line is scrubbed; the seed starts
-    in its own world, so the environment's venv is /env and the files it maps are named as in
-    the root, never after the grader's home or the environments' folder (issue 16)."""
+    in its own world, so the environment's venv is /env, its base interpreter /python (with the
+    stdlib at /python/lib/pythonX.Y) and the files it maps are named as in the root, never after
+    the grader's home, the environments' folder or where Python is installed (issue 16)."""
     h = request.getfixturevalue(layer)
     envs_folder = os.path.dirname(os.path.dirname(h.backend._world("").venv))
     ex, _ = _expect(h, "grader_paths", ("fail",), SETUP_LIMITS["grader_paths"],
-                    PATHS=_grader_paths() + [envs_folder, str(host.home)])
+                    PATHS=_grader_paths() + _interpreter_paths() + [envs_folder, str(host.home)])
     assert "seen []" in ex.stdout, ex.stdout[-1500:]
 
 
@@ -1044,7 +1060,7 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
         values["WALK"] = "0"  # the runner inside is the grader's code, in the root off sys.path
     if name == "grader_paths":  # and the environment's cache folder: its venv is at /env here
         env_dir = os.path.dirname(os.path.dirname(os.path.dirname(gvisor._world("").python)))
-        values["PATHS"] = [*_grader_paths(), env_dir]
+        values["PATHS"] = [*_grader_paths(), *_interpreter_paths(), env_dir]
     limits = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=256 << 10, file_bytes=4 << 20,
                     disk_mb=16)
     if name == "sleep_forever":

@@ -44,10 +44,20 @@ def test_doctor_shows_every_protection_active_here():
     import sys
     import sysconfig
 
+    from rlvr_grade.sandbox.local import world_of
+    from rlvr_harness.files import PYTHON_AT
+
     root = report["root"]
-    assert any(line.startswith(os.path.realpath(sys.executable)) for line in root), root
-    # The stdlib at its own name, from the environment's snapshot (envs.stdlib_snapshot), not the folder.
+    # The interpreter and its stdlib, from the environment's snapshot (envs.stdlib_snapshot), not
+    # the folder: at /python where the environment shows its interpreter at fixed names
+    # (sandbox/world.py), else at their host names.
+    fixed = world_of("", preload=()).interpreter
+    exe = os.path.realpath(sys.executable)
     stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
+    if fixed:
+        exe = os.path.join(PYTHON_AT, "bin", os.path.basename(exe))
+        stdlib = next(at for at, src in fixed if src.endswith("/stdlib"))
+    assert any(line.startswith(exe) for line in root), root
     assert any(line.startswith(f"{stdlib}/ (directory, from ") and line.endswith("/stdlib)") for line in root), root
     assert any(line.startswith("/env/lib/") and "site-packages/ (directory, from " in line for line in root), root
     assert "/etc/ld.so.cache" in root and any(" -> " in line for line in root)

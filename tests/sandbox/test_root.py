@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from rlvr_grade.sandbox import root
 from rlvr_grade.sandbox.local import CHECK_PATH
+from rlvr_harness import files
 
 
 def _ldd(path: str) -> set[str]:
@@ -184,11 +185,13 @@ def test_the_gvisor_backend_masks_the_grader_paths_as_the_local_one_does():
 def test_a_farm_built_in_a_seeds_world_links_the_hosts_files(tmp_path):
     """In a local seed's world each host folder is a mount of its own, so os.link between two
     is EXDEV and every library was copied into each farm (~42 MB here); through the host's /
-    (links.HOST_ROOT_FD) they are hard links again, and a world's own file (/env/pyvenv.cfg),
-    which the host's / does not hold, is still copied."""
+    (links.HOST_ROOT_FD) they are hard links again, and so are the world's own files
+    (/env/pyvenv.cfg, the interpreter and libpython at /python), linked by the host names behind
+    them (links.HOST_NAMES): libpython (23 MB) was copied into each farm without."""
     import functools
 
-    from rlvr_grade.sandbox import local, mounts
+    from rlvr_grade.sandbox import local
+    from rlvr_grade.sandbox.world import enter_world
 
     world = local.world_of("")
     if not world.fixed_names:
@@ -197,15 +200,48 @@ def test_a_farm_built_in_a_seeds_world_links_the_hosts_files(tmp_path):
     base = os.path.join(base, f".test-{os.getpid()}")
     fd = os.open("/", os.O_PATH | os.O_DIRECTORY)
     code = (f"import os; from rlvr_grade import links; from rlvr_grade.sandbox import root; links.HOST_ROOT_FD.append({fd}); "
+            f"links.HOST_NAMES.extend({world.shown()!r}); "
             f"farm, _ = root.materialize(root.python_root().layout(), base={base!r}); "
             "fs = [os.path.join(r, n) for r, _, ns in os.walk(farm) for n in ns if os.path.isfile(os.path.join(r, n))]; "
             "print(sorted(f[len(farm):] for f in fs if os.stat(f).st_nlink == 1 and os.path.getsize(f)))")
     try:
         out = subprocess.run([os.path.join(root.ENV_AT, "bin", "python"), "-c", local.boot_code(code, inside=True)],
                              pass_fds=(fd,), cwd="/", capture_output=True, text=True, timeout=120,
-                             preexec_fn=functools.partial(mounts.enter_world, world.shown(), (root.ENV_AT, root.HARNESS_AT)))
+                             preexec_fn=functools.partial(enter_world, world.shown(),
+                                                          (root.ENV_AT, root.HARNESS_AT, files.PYTHON_AT)))
     finally:
         os.close(fd)
         shutil.rmtree(base, ignore_errors=True)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split("\n")[0] == "['/env/pyvenv.cfg']", out.stdout[-1500:]
+    assert out.stdout.split("\n")[0] == "[]", out.stdout[-1500:]
+
+
+def test_a_runpath_is_retargeted_in_place_only_where_it_fits(tmp_path):
+    """sandbox/world.py rewrites the interpreter copy's RUNPATH (the host's install folder)
+    to $ORIGIN/../lib: the program then loads its library from beside itself, wherever it is;
+    a string that does not fit is refused and the file left as it was."""
+    from rlvr_grade.sandbox.world import retarget_runpath
+
+    if shutil.which("gcc") is None:
+        pytest.skip("no C compiler here")
+    lib_dir = tmp_path / "a-long-install-folder-name" / "lib"
+    lib_dir.mkdir(parents=True)
+    (tmp_path / "x.c").write_text("int answer(void) { return 42; }\n")
+    (tmp_path / "main.c").write_text("int answer(void);\nint main(void) { return answer() == 42 ? 0 : 1; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(lib_dir / "libx.so"), str(tmp_path / "x.c")], check=True)
+    program = tmp_path / "bin" / "main"
+    program.parent.mkdir()
+    subprocess.run(["gcc", "-o", str(program), str(tmp_path / "main.c"), f"-L{lib_dir}", "-lx",
+                    f"-Wl,-rpath,{lib_dir}", "-Wl,--enable-new-dtags"], check=True)
+    before = program.read_bytes()
+    assert not retarget_runpath(str(program), "$ORIGIN/" + "x" * 400)
+    assert program.read_bytes() == before
+    moved = tmp_path / "elsewhere"
+    (moved / "bin").mkdir(parents=True)
+    shutil.copytree(lib_dir, moved / "lib")
+    shutil.copy2(program, moved / "bin" / "main")
+    shutil.rmtree(tmp_path / "a-long-install-folder-name")
+    assert subprocess.run([str(moved / "bin" / "main")], capture_output=True).returncode != 0  # its RUNPATH is gone
+    assert retarget_runpath(str(moved / "bin" / "main"), "$ORIGIN/../lib")
+    assert root.read_elf(str(moved / "bin" / "main")).runpath == ("$ORIGIN/../lib",)
+    assert subprocess.run([str(moved / "bin" / "main")], env={}).returncode == 0
