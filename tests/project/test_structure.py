@@ -316,7 +316,25 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
     size = len(bundle.build_archive({"payload": {}}))
-    assert size < 182_000, size  # docs/backends.md gives the measured size (180,262 bytes, 34 files)
+    assert size < 165_000, size  # docs/backends.md gives the measured size (154,428 bytes, 33 files)
+
+
+def test_what_beam_receives_compiles_to_the_same_code_as_the_checkout():
+    # The archive's files have their comments cut (bundle.shipped_files): nothing else may move,
+    # not a line or a column, or a remote traceback would name other lines than the checkout's.
+    import marshal
+
+    from rlvr_grade.sandbox import bundle
+
+    whole = dict(bundle.package_files())
+    shipped = dict(bundle.shipped_files())
+    assert whole.keys() == shipped.keys()
+    for rel, data in shipped.items():
+        assert b"#" not in b"".join(line for line in data.splitlines() if line.lstrip().startswith(b"#")), rel
+        assert data.count(b"\n") == whole[rel].count(b"\n"), rel
+        same = marshal.dumps(compile(whole[rel], rel, "exec")) == marshal.dumps(compile(data, rel, "exec"))
+        assert same, rel
+    assert sum(map(len, shipped.values())) < 0.95 * sum(map(len, whole.values()))
 
 
 # Issue 19, "one process runner": candidate code gets a process in two places, and both are
