@@ -537,12 +537,18 @@ def _restore_held_list(seq: list[Any], items: tuple[Any, ...], ids: frozenset[in
     put first (`sys.meta_path.insert(0, finder)`, `sys.path.insert(0, folder)`) or a value
     replaced (`calendar.mdays[2] = 30`) no longer decides anything the library's own entries
     decide; an appended one (`sys.path.append(folder)`, a program's own module folder) stays."""
+    _list_set(seq, _all, _held_list_now(seq, items, ids))
+
+
+def _held_list_now(seq: list[Any], items: tuple[Any, ...], ids: frozenset[int], *, _id=id, _tuple=tuple,
+                   _set=set, _append=list.append) -> tuple[Any, ...]:
+    """What _restore_held_list makes of `seq`."""
     seen, added = _set(ids), []
     for x in _tuple(seq):
         if _id(x) not in seen:
             seen.add(_id(x))
             _append(added, x)
-    _list_set(seq, _all, items + _tuple(added))
+    return items + _tuple(added)
 
 
 def _restore_held_table(live: dict[Any, Any], items: tuple[tuple[Any, Any], ...], key_ids: frozenset[int],
@@ -571,6 +577,7 @@ def _root_keys(roots: Any) -> set[str]:
     return out
 
 
+STREAMS = frozenset(("stdin", "stdout", "stderr"))  # sys' names the fence keeps as they were (strict.FENCE)
 LOADED = "loaded"  # the restorer's key for every module loaded before the candidate
 # (lives, items, tags) of _entries(LOADED) as three tuples, built where it was taken (the
 # worker): a check holds each tuple whole, so nothing in them is increfed (no page copied) until
@@ -709,7 +716,7 @@ def pristine_restorer(test_modules: list[str] | tuple[str, ...] = ()) -> Callabl
     return restorer(test_modules)[0]
 
 
-def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[], None], Callable[..., None]]:
+def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[..., bool], Callable[..., None]]:
     """Snapshot, now (before any candidate code), the attributes of `builtins`, of this runner
     and its strict helpers, and of the modules the tests import (imported here if they are not
     yet: numpy too, so that what the candidate patches in it can be told from what it was).
@@ -813,7 +820,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
     if base_part is not None:
         parts = (base_part[1], *parts)
 
-    def restore(*, _parts=parts, _changed=_DICTVER and _DICTVER.changed,
+    def restore(*, _check=False, _streams=vars(sys), _stream_names=STREAMS, _parts=parts, _changed=_DICTVER and _DICTVER.changed,
                 _tags=_DICTVER and _DICTVER.tags, _put_back=_DICTVER and _DICTVER.put_back, _get=dict.get,
                 _range=range, _len=len, _setattr=type.__setattr__, _delattr=type.__delattr__, _missing=object(),
                 _list=list, _set=set, _seqs=held_seqs, _idents=held_idents, _type=type,
@@ -822,11 +829,18 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                 _list_set=list.__setitem__, _set_clear=set.clear, _set_update=set.update,
                 _bytes_set=bytearray.__setitem__, _bytes=bytes, _frozenset=frozenset, _map=map, _id=id,
                 _is_not=__import__("operator").is_not, _any=any, _all=slice(None), _type_type=type,
-                _held=getattr(_DICTVER, "held", None), _restore_list=_restore_held_list,
+                _held=getattr(_DICTVER, "held", None), _restore_list=_restore_held_list, _list_now=_held_list_now,
                 _restore_table=_restore_held_table, _pre_modules=pre_modules, _llives=loaded_lives,
-                _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> None:
+                _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> bool:
+        # _check: whether anything would be put back (strict's fence), changing nothing
         # every module loaded before the candidate (LOADED): by name, found changed by tag
         for i in (_changed(_llives, _lknown) if _lknown is not None else _range(_len(_llives))):
+            if _check:
+                live = _llives[i]
+                if _any(_get(live, k, _missing) is not v and not (live is _streams and k in _stream_names)
+                        for k, v in _get(_lown, i, _litems[i])):
+                    return True
+                continue
             live = _llives[i]
             items = _get(_lown, i, _litems[i])
             if _put_back:
@@ -842,6 +856,8 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
         seq_todo, ident_todo = _held(_seqs, _idents) if _held is not None else (_range(_len(_seqs)), _range(_len(_idents)))
         for j in ident_todo:
             obj, cls, own = _idents[j]
+            if _check:
+                return True
             if _type(obj) is not cls:
                 if _isinstance(obj, _type_type):
                     _setattr(obj, "__class__", cls)
@@ -854,15 +870,31 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
             kind = _type(seq)
             if kind is _list_type:
                 if _len(seq) != _len(items) or _any(_map(_is_not, seq, items)):
+                    if _check:
+                        now = _list_now(seq, items, ids)
+                        if _len(seq) != _len(now) or _any(_map(_is_not, seq, now)):
+                            return True
+                        continue
                     _restore_list(seq, items, ids)
             elif kind is _set_type:
+                if _check:
+                    if _any(x not in seq for x in items):
+                        return True
+                    continue
                 _set_update(seq, items)  # what was taken out is back; what was added stays
             elif _bytes(seq) != items:
+                if _check:
+                    return True
                 _bytes_set(seq, _all, items)
         for _lives, _table, _known in _parts:
             todo = _changed(_lives, _known) if _known is not None else _range(_len(_table))
             for i in todo:
                 live, items, owner = _table[i]
+                if _check:
+                    if owner is not None or _any(_get(live, k, _missing) is not v and not (
+                            live is _streams and k in _stream_names) for k, v in items):
+                        return True
+                    continue
                 if _type(owner) is _tuple:  # a dict a module, class or instance holds
                     if owner[1] is not None:  # an instance's own dict: all of it (an added name shadows its class's)
                         if _known is not None or _len(live) != _len(items) or _any(
@@ -889,6 +921,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[[
                             _delattr(owner, k)
                 if _known is not None:
                     _known[i] = _tags((live,))[0]
+        return False
 
     def adopt(target: Any, names: Any, *, _parts=parts, _tags=_DICTVER and _DICTVER.tags,
               _dict=dict, _tuple=tuple, _missing=object(), _enumerate=enumerate, _llives=loaded_lives,
@@ -1113,14 +1146,15 @@ def _prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], lis
     compiled: list[Step] = []
     analysis = strict.analyse(tests_tree)  # of the whole tests, before any step is rewritten
     for sid, stmts, is_check in steps:
-        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]), analysis)
-        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
-            tree = strict.SoftAsserts().visit(tree)
+        # read before the rewrite changes the statements in place
         lines = soft_call(stmts[0], soft) if is_check else None
         if lines:  # the called function's span: where a crash inside it can be placed
             lines = (lines, *spans[stmts[0].value.func.id])
-        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines,
-                         _sets_attributes(stmts[0])))
+        sets = _sets_attributes(stmts[0])
+        tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]), analysis)
+        if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
+            tree = strict.SoftAsserts().visit(tree)
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines, sets))
     return compiled, loops, sorted(used), imports
 
 

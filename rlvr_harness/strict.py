@@ -49,6 +49,7 @@ ITERATE = "__rlvr_iterate__"
 ITEM = "__rlvr_item__"
 CALL = "__rlvr_call__"
 NAMECALL = "__rlvr_namecall__"
+FENCE = "__rlvr_fence__"  # `name(...)` of the tests: a call into the program puts held state back on return
 UNITTEST = "__rlvr_unittest__"
 PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
@@ -66,7 +67,7 @@ UNITTEST_METHODS = frozenset((
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
                       "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
-                      "__rlvr_item__", "__rlvr_iop__", "__rlvr_namecall__"))
+                      "__rlvr_item__", "__rlvr_iop__", "__rlvr_namecall__", "__rlvr_fence__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
@@ -407,6 +408,9 @@ class StrictRewriter(ast.NodeTransformer):
             and not node.keywords
         ):
             new = ast.Call(func=helper_ref(ABS), args=node.args, keywords=[])
+            return _located(new, node)
+        if isinstance(node.func, ast.Name) and not self.in_plain:  # `candidate(x)`: see make_namespace's fence
+            new = ast.Call(func=helper_ref(FENCE), args=[node.func, *node.args], keywords=node.keywords)
             return _located(new, node)
         return node
 
@@ -2001,6 +2005,41 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                     owner, f = base, getattr_(base, name)
         return decide(owner, name, f, args, kwargs)
 
+    fence_depth = [0]
+    sys_dict = _object_getattribute(_sys, "__dict__")
+    streams = ("stdin", "stdout", "stderr")
+
+    def programs(f: Any) -> bool:
+        """Whether calling f runs the program's code first."""
+        t = _type(f)
+        if t is method_type:
+            f = method_func(f)
+            t = _type(f)
+        if t is function_type:
+            return code_category(getters["__code__"](f)) == 0
+        if t is builtin_type:
+            return False
+        return not library_class(f if _type in mro_of(t) else t)
+
+    def fence(f: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """A call into the program: held state put back as it returns, if clean when it began
+        (docs/fidelity.md, rt15 #11); sys' streams stay as they were. Outermost call only."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        restore = pandas_state["restore"]
+        if restore is None or fence_depth[0] or not programs(f) or restore(_check=True):
+            return f(*args, **kwargs)
+        fence_depth[0] = 1
+        held = [sys_dict.get(n) for n in streams]
+        try:
+            return f(*args, **kwargs)
+        finally:
+            fence_depth[0] = 0
+            restore()
+            for n, v in _zip(streams, held):
+                if sys_dict.get(n) is not v:
+                    sys_dict[n] = v
+
     def name_call(f: Any, /, *args: Any, **kwargs: Any) -> Any:
         """`name(...)` of a name the tests imported from a library (`from operator import eq`):
         call()'s rule, with no owner."""
@@ -2023,17 +2062,17 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             elif key is not None and key in kwargs:
                 kwargs = {**kwargs, key: no_stop(kwargs[key])}
         if t is method_type and kind(reduce(method_self(f))) is UNTRUSTED:
-            return f(*args, **kwargs)
+            return fence(f, *args, **kwargs)
         if t is method_type:
             t, fn = function_type, method_func(f)
         else:
             fn = f
         if t is function_type and code_category(getters["__code__"](fn)) != LIBRARY:
-            return f(*args, **kwargs)  # the tests' own or the candidate's
+            return fence(f, *args, **kwargs)  # the tests' own or the candidate's
         if t is function_type and (getters["__code__"](fn).co_name, getters["__code__"](fn).co_filename.rpartition("/")[2]) in copying:
             return f(*args, **kwargs)  # builds a copy: compares nothing (dataclasses.replace)
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
-            return f(*args, **kwargs)
+            return fence(f, *args, **kwargs)
         # A bound builtin method compares its owner's content with the arguments
         # (`[2, 3].index(got)`, `{2: 1}.get(got)`, `expected.count(got)`): the owner is one of
         # the values, unless the method only stores or moves (`results.append(obj)`).
@@ -2202,7 +2241,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         raise mismatch(msg)
 
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
-               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, "__rlvr_strict_eq__": strict_eq,
+               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts

@@ -550,3 +550,35 @@ def test_a_pytest_check_makes_one_restorer():
 
     out = subprocess.run([sys.executable, "-c", _ONE_RESTORER_CHECK], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stderr.strip().endswith("ok"), out.stderr[-2000:]
+
+
+def test_a_check_pass_says_what_restore_would_put_back_and_changes_nothing():
+    """restore(_check=True), the fence's question before a call into the program (strict.FENCE):
+    True where restore() would put something back, False where it would not (sys' streams
+    aside, which the fence keeps as they are; a list's appended item, which restore() keeps);
+    it changes nothing either way."""
+    import calendar
+    import io
+    import sys
+
+    restore = runner.pristine_restorer(["calendar", "math"])
+    real_isclose, mdays, stdout, path = math.isclose, list(calendar.mdays), sys.stdout, list(sys.path)
+    try:
+        restore()
+        assert restore(_check=True) is False
+        sys.stdout = io.StringIO()  # pytest's capture, the tests' own redirection
+        sys.path.append("/nonexistent-own-folder")  # kept by restore(): nothing to put back
+        assert restore(_check=True) is False
+        math.isclose = lambda *a, **k: True
+        assert restore(_check=True) is True and math.isclose is not real_isclose
+        restore()
+        assert restore(_check=True) is False
+        calendar.mdays[2] = 30
+        assert restore(_check=True) is True and calendar.mdays[2] == 30
+        restore()
+        sys.path.insert(0, "/nonexistent-first-folder")  # put first: restore() moves it after
+        assert restore(_check=True) is True
+    finally:
+        math.isclose, sys.stdout = real_isclose, stdout
+        calendar.mdays[:] = mdays
+        sys.path[:] = path
