@@ -12,6 +12,18 @@ import pytest
 
 from tests.conftest import ROOT, requires_root
 
+
+def _needs_patchable_numpy() -> None:
+    """Skips where the test cannot mean anything: no numpy, no _arrays built, or a platform
+    whose extension tables _arrays cannot patch."""
+    pytest.importorskip("numpy", reason="numpy is not installed here")
+    try:
+        from rlvr_harness import _arrays
+    except ImportError:
+        pytest.skip("rlvr_harness/_arrays was not built here")
+    if not _arrays.supported():
+        pytest.skip("this platform's extension tables cannot be patched")
+
 PROBE = r'''
 import sys
 import numpy as np
@@ -91,13 +103,7 @@ def _run(mode: str) -> tuple[list[str], list[bool]]:
 
 
 def test_array_interface_routes_to_foreign_memory_are_refused_and_strided_views_work():
-    pytest.importorskip("numpy", reason="numpy is not installed here")
-    try:
-        from rlvr_harness import _arrays
-    except ImportError:
-        pytest.skip("rlvr_harness/_arrays was not built here")
-    if not _arrays.supported():
-        pytest.skip("this platform's extension tables cannot be patched")
+    _needs_patchable_numpy()
     opened, honest = _run("plain")
     # Without the check numpy takes every one of these (the test would pass vacuously otherwise).
     assert len(opened) >= 7, opened
@@ -260,13 +266,7 @@ def test_numpys_freeing_methods_are_sealed_whenever_numpy_is_loaded(mode):
     """The three routes leave no array on freed memory, whether numpy was loaded before the
     check was armed (arrays.arm seals ndarray) or is imported after (PyType_Ready's entry in
     numpy's own table seals it before any array exists); without either, all of them do."""
-    pytest.importorskip("numpy", reason="numpy is not installed here")
-    try:
-        from rlvr_harness import _arrays
-    except ImportError:
-        pytest.skip("rlvr_harness/_arrays was not built here")
-    if not _arrays.supported():
-        pytest.skip("this platform's extension tables cannot be patched")
+    _needs_patchable_numpy()
 
     def run(m):
         out = subprocess.run([sys.executable, "-c", FREED_PROBE, m], cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -310,13 +310,7 @@ def test_a_seed_patches_the_extension_modules_it_preloaded_before_any_check_fork
     harness's extensions: the seed patches theirs itself (snapshot_libraries), once, so a check
     forked from it inherits them patched instead of walking and patching numpy's and pandas'
     ~50 objects in every child (~1.5 ms and ~170 copy-on-write faults a check, pandas env)."""
-    pytest.importorskip("numpy", reason="numpy is not installed here")
-    try:
-        from rlvr_harness import _arrays
-    except ImportError:
-        pytest.skip("rlvr_harness/_arrays was not built here")
-    if not _arrays.supported():
-        pytest.skip("this platform's extension tables cannot be patched")
+    _needs_patchable_numpy()
     out = subprocess.run([sys.executable, "-c", PRELOADED], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "refused"
@@ -354,13 +348,7 @@ def test_a_worker_patches_what_it_loaded_itself_before_forking_a_check():
     """An extension module a worker loads after the seed's patch (its C set-up, a template) is
     patched by the worker before it forks a check (Zygote.execute), so no check's child walks
     every loaded object's relocations again (~250 faults, ~1.5 ms a check with pandas loaded)."""
-    pytest.importorskip("numpy", reason="numpy is not installed here")
-    try:
-        from rlvr_harness import _arrays
-    except ImportError:
-        pytest.skip("rlvr_harness/_arrays was not built here")
-    if not _arrays.supported():
-        pytest.skip("this platform's extension tables cannot be patched")
+    _needs_patchable_numpy()
     out = subprocess.run([sys.executable, "-c", WORKER_LOADED], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["open", "refused"]
