@@ -1,0 +1,93 @@
+"""Red team rty's open findings (issue 15), each a fixture graded through the real sandbox and
+marked xfail(strict=True): the fix that closes one flips its test, and the fixture then moves
+into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
+
+tests/hacks/open/: wrong programs that score 1.0. The program's own code runs without being
+called, on the tests' thread, after the restorer put the held state back (a finalizer of the
+value it returned, a self-renewing cyclic finalizer, gc.callbacks): the change rt15 #11 made on
+the first call (calendar.mdays) is made again between the fence's restore and the tests' read.
+
+tests/hacks/honest/open/: correct programs that score 0 (docs/fidelity.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from rlvr_grade.api import Grader, ScoreOptions
+from rlvr_grade.checks import CheckOptions
+from rlvr_grade.types import Limits
+from tests.conftest import TESTS, requires_root
+
+pytestmark = requires_root
+
+OPEN_HACKS = TESTS / "hacks" / "open"
+OPEN_HONEST = TESTS / "hacks" / "honest" / "open"
+
+# f(x) = x + 1, as in test_fidelity.py, and the same as a unittest TestCase module.
+STANDARD = {
+    "asserts": "assert f(1) == 2\nassert f(41) == 42\nassert f(-3) == -2\n",
+    "humaneval": "def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(-3) == -2\n\n\ncheck(f)\n",
+    "pytest": "from solution import *\n\n\ndef test_f():\n    assert f(1) == 2\n    assert f(-3) == -2\n",
+    "unittest": ("import unittest\nfrom solution import *\n\n\nclass TestF(unittest.TestCase):\n"
+                 "    def test_f(self):\n        self.assertEqual(f(1), 2)\n        self.assertEqual(f(-3), -2)\n"),
+}
+
+
+def _own_tests(path: Path) -> dict[str, str]:
+    """TESTS_ASSERTS (a HumanEval check()), TESTS_PYTEST, TESTS_UNITTEST strings of a fixture."""
+    own = {}
+    for node in ast.parse(path.read_text()).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.startswith("TESTS_") and isinstance(node.value, ast.Constant)):
+            own[node.targets[0].id[len("TESTS_"):].lower()] = node.value.value
+    return own
+
+
+def _cases(folder: Path) -> list[tuple[str, str]]:
+    cases = []
+    for path in sorted(folder.glob("*.py")):
+        styles = _own_tests(path) or STANDARD
+        cases.extend((path.stem, style) for style in styles)
+    return cases
+
+
+HACK_CASES = _cases(OPEN_HACKS)
+HONEST_CASES = _cases(OPEN_HONEST)
+
+
+@pytest.fixture(scope="module")
+def graded() -> dict[tuple[str, str], object]:
+    rows, keys = [], []
+    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HONEST, HONEST_CASES)):
+        for name, style in cases:
+            path = folder / f"{name}.py"
+            tests = _own_tests(path) or STANDARD
+            rows.append({"completion": path.read_text(), "tests": tests[style]})
+            keys.append((name, style))
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=3.0)), concurrency=2, retry_delay=0.05)
+    with Grader(opts) as g:
+        return dict(zip(keys, g.grade(rows), strict=True))
+
+
+def test_the_open_fixtures_are_there():
+    assert len(HACK_CASES) >= 9 and len(HONEST_CASES) >= 8
+
+
+@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): program code the interpreter runs after a restore "
+                   "(finalizers, gc callbacks) makes the change again; the fence then stands down")
+@pytest.mark.parametrize("name,style", HACK_CASES)
+def test_program_code_run_uncalled_between_restores_scores_zero(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): the guard refuses marshal.loads of plain data and "
+                   "doctest's sys.settrace(None)")
+@pytest.mark.parametrize("name,style", HONEST_CASES)
+def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.reward == 1.0, (outcome.status, outcome.error)
