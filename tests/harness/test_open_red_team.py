@@ -2,10 +2,11 @@
 marked xfail(strict=True): the fix that closes one flips its test, and the fixture then moves
 into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
 
-tests/hacks/open/: wrong programs that score 1.0. The program's own code runs without being
-called, on the tests' thread, after the restorer put the held state back (a finalizer of the
-value it returned, a self-renewing cyclic finalizer, gc.callbacks): the change rt15 #11 made on
-the first call (calendar.mdays) is made again between the fence's restore and the tests' read.
+tests/hacks/open/: wrong programs that score 1.0. The program's own code runs where the fence
+does not see it: without being called, on the tests' thread, after the restorer put the held
+state back (a finalizer of the value it returned, a self-renewing cyclic finalizer,
+gc.callbacks), or in an implicit call (a generator's body run by the tests' max(), a property
+getter): the change rt15 #11 made on the first call (calendar.mdays) stands when the tests read it.
 
 tests/hacks/honest/open/: correct programs that score 0 (docs/fidelity.md)."""
 
@@ -73,11 +74,11 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(HACK_CASES) >= 9 and len(HONEST_CASES) >= 8
+    assert len(HACK_CASES) >= 15 and len(HONEST_CASES) >= 8
 
 
-@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): program code the interpreter runs after a restore "
-                   "(finalizers, gc callbacks) makes the change again; the fence then stands down")
+@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): program code the fence does not see (finalizers and gc "
+                   "callbacks after a restore, a generator's body, a property getter) changes held state")
 @pytest.mark.parametrize("name,style", HACK_CASES)
 def test_program_code_run_uncalled_between_restores_scores_zero(graded, name, style):
     outcome = graded[(name, style)]
