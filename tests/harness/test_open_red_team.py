@@ -74,7 +74,7 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(HACK_CASES) >= 15 and len(HONEST_CASES) >= 14
+    assert len(HACK_CASES) >= 15 and len(HONEST_CASES) >= 15
 
 
 @pytest.mark.xfail(strict=True, reason="open (rty -> s15e): program code the fence does not see (finalizers and gc "
@@ -88,7 +88,8 @@ def test_program_code_run_uncalled_between_restores_scores_zero(graded, name, st
 
 @pytest.mark.xfail(strict=True, reason="open (rty -> s15e): the guard refuses marshal.loads of plain data and "
                    "doctest's sys.settrace(None); IsolatedAsyncioTestCase's async tests are not witnessed; "
-                   "the fence runs the tests' super()/eval()/locals() in its own frame")
+                   "the fence runs the tests' super()/eval()/locals() in its own frame; asserts only in a "
+                   "top-level loop are no test")
 @pytest.mark.parametrize("name,style", HONEST_CASES)
 def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
     outcome = graded[(name, style)]
