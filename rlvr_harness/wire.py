@@ -447,19 +447,36 @@ class ValidateOptions:
 
 
 StyleOptions = Union[SuiteOptions, CaseOptions, ValidateOptions]
+
+
+@dataclass(frozen=True)
+class HarnessStyle:
+    """What a style is to the harness and the sandbox: its options type; its entry, the
+    function rlvr_harness/runner.py `run` calls for it with (payload, report, workdir, testdir);
+    the kind of worker it runs in (WARM: "pytest" imports pytest before the worker's snapshots,
+    and its tests are a module pytest collects by path; "lean" the harness only); whether its
+    tests and program can be prepared by the grader (rlvr_harness/prepared.py: split, rewritten
+    and compiled once, then shipped to the local backend's workers)."""
+
+    options: type[SuiteOptions] | type[CaseOptions] | type[ValidateOptions]
+    entry: str
+    worker: str = "lean"
+    prepared: bool = False
+
+
 # The harness's styles, the one list of them: the grader's four (rlvr_grade/checks/<style>.py,
-# each naming its HARNESS entry from here) and the validator's check. Each: its options type
-# and its entry, the function rlvr_harness/runner.py `run` calls for it with (payload, report,
-# workdir, testdir). A style absent here is refused on the wire and runs nothing.
-HARNESS_STYLES: dict[str, tuple[type[SuiteOptions] | type[CaseOptions] | type[ValidateOptions], str]] = {
-    "asserts": (SuiteOptions, "rlvr_harness.runner.run_asserts"),
-    "pytest": (SuiteOptions, "rlvr_harness.runner.run_pytest"),
-    "stdio": (CaseOptions, "rlvr_harness.stdio.run"),
-    "call": (CaseOptions, "rlvr_harness.call.run"),
-    "validate": (ValidateOptions, "rlvr_harness.validate.run"),
+# each naming its HARNESS entry from here) and the validator's check. A style absent here is
+# refused on the wire and runs nothing. The sandbox asks a style only these properties (the
+# payload's `worker` and `prepared`), never its name.
+HARNESS_STYLES: dict[str, HarnessStyle] = {
+    "asserts": HarnessStyle(SuiteOptions, "rlvr_harness.runner.run_asserts", prepared=True),
+    "pytest": HarnessStyle(SuiteOptions, "rlvr_harness.runner.run_pytest", worker="pytest"),
+    "stdio": HarnessStyle(CaseOptions, "rlvr_harness.stdio.run"),
+    "call": HarnessStyle(CaseOptions, "rlvr_harness.call.run"),
+    "validate": HarnessStyle(ValidateOptions, "rlvr_harness.validate.run"),
 }
-OPTIONS_OF = {style: kind for style, (kind, _) in HARNESS_STYLES.items()}
-ENTRY_OF = {style: entry for style, (_, entry) in HARNESS_STYLES.items()}
+OPTIONS_OF = {style: s.options for style, s in HARNESS_STYLES.items()}
+ENTRY_OF = {style: s.entry for style, s in HARNESS_STYLES.items()}
 
 
 def options_from_wire(style: Any, obj: Any) -> StyleOptions:
@@ -499,6 +516,17 @@ class CheckPayload:
             object.__setattr__(self, "options", kind())
         elif type(self.options) is not kind:
             raise WireError(f"malformed check: a {self.style} check's options are not {type(self.options).__name__}")
+
+    @property
+    def worker(self) -> str:
+        """The kind of worker this check runs in (HarnessStyle.worker: one of WARM)."""
+        return HARNESS_STYLES[self.style].worker
+
+    @property
+    def preparable(self) -> bool:
+        """Whether the grader may prepare this check's tests and program (HarnessStyle.prepared:
+        Python only, the workers run the grader's interpreter)."""
+        return HARNESS_STYLES[self.style].prepared and self.language == "python"
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"style": self.style, "program": self.program, "tests": self.tests,

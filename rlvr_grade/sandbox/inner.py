@@ -92,14 +92,14 @@ def _probe_full() -> bool:
     return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
-def _preload(style: str) -> None:
+def _preload(worker: str) -> None:
     # The child may run after the directory holding this package is masked (full mode hides
     # the working directory): import everything it needs now.
     from rlvr_grade.sandbox.zygote import preload_harness
 
     preload_harness()
 
-    if style == "pytest":
+    if worker == "pytest":
         # Import pytest in this (unlimited) parent: the check's CPU budget then pays for its
         # own tests, not for pytest's import, which under gVisor's ptrace platform alone can
         # exceed a 1 s limit. (A full warm-up session, as the local zygote runs, cost 3.4 s
@@ -290,7 +290,7 @@ def run_request(wire: dict[str, Any] | CheckRequest, mode: str = "auto", warmed:
     request raises WireError naming the field."""
     req = wire if isinstance(wire, CheckRequest) else CheckRequest.from_wire(wire)
     if not warmed:
-        _preload(req.payload.style)
+        _preload(req.payload.worker)
     _ensure_pidfd()
     if mode == "auto":
         mode = "full" if _probe_full() else "light"

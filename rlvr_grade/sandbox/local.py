@@ -839,9 +839,9 @@ class LocalBackend(Backend):
     def run(self, check: Check) -> Execution:
         slot = self._free.get()
         try:
-            worker = slot.worker("pytest" if check.style == "pytest" else "lean", check.env)
-            req = check.request()
-            resp = worker.request(replace(req, payload=self._payload(check)).to_wire())
+            payload = self._payload(check)
+            worker = slot.worker(payload.worker, check.env)
+            resp = worker.request(replace(check.request(), payload=payload).to_wire())
         finally:
             self._free.put(slot)
         sent_back = resp.pop("prepared", None)
@@ -857,7 +857,7 @@ class LocalBackend(Backend):
     @staticmethod
     def _payload(check: Check) -> CheckPayload:
         payload = check.payload()
-        if check.style == "asserts" and check.language == "python":
+        if payload.preparable:
             # Same interpreter as the workers: ship the tests split, rewritten and compiled, or
             # have this check's child send them back for the next checks of the same tests.
             from rlvr_harness import prepared

@@ -66,10 +66,10 @@ KNOCK = (
 
 # -- the seed (warm-up sandbox, then every restored one) ---------------------------------------
 def kind_of(payload: CheckPayload) -> str:
-    """The kind of seed a check needs: "pytest" (pytest imported and warmed up before the
-    harness takes its snapshots) or "lean" (every other style), as the local backend's two
-    kinds of worker."""
-    return "pytest" if payload.style == "pytest" else "lean"
+    """The kind of seed a check needs, as the local backend's two kinds of worker: its style's
+    (rlvr_harness/wire.py HarnessStyle.worker: "pytest" imports pytest and warms it up before
+    the harness takes its snapshots, "lean" the harness only)."""
+    return payload.worker
 
 
 def serve(seed_dir: str) -> int:

@@ -531,7 +531,7 @@ def run_candidate(payload: CheckPayload, nonce: str, chan: int, workdir: str, te
     form of these tests yet), prepare the asserts-style tests first and send them back on the
     setup pipe: no candidate code has run yet, so the grader can trust them for later checks."""
     forget_grader()
-    if payload.send_prepared and payload.style == "asserts":
+    if payload.send_prepared and payload.preparable:
         from rlvr_harness import prepared, runner
 
         blob = prepared.make_here(payload.tests, runner.prepare_asserts)
@@ -658,7 +658,7 @@ def check_files(payload: CheckPayload, workdir: str, testdir: str) -> list[tuple
     if payload.setup:
         program = payload.setup + "\n" + program
     files = [(os.path.join(workdir, WORKDIR_SOLUTION), program)]
-    if payload.style == "pytest":
+    if payload.worker == "pytest":
         # pytest collects the module by path; its source comes from the payload, in memory
         # (runner._strict_rewrite_hook): nothing on disk for a candidate's process to read
         files.append((os.path.join(testdir, TEST_MODULE), TEST_PLACEHOLDER))

@@ -256,6 +256,30 @@ def test_the_library_special_cases_no_backend_by_name():
         assert compared == [], (module, compared)
 
 
+def test_the_sandbox_asks_a_style_its_properties_never_its_name():
+    # Issue 19: the sandbox chose the kind of worker (pytest or lean), the test module on disk
+    # and the prepared-asserts path by comparing a check's style with "pytest" or "asserts", in
+    # six places (warm, inner, local x2, zygote x2). A style declares them once
+    # (rlvr_harness/wire.py HarnessStyle: worker, prepared); the sandbox reads the payload's
+    # `worker` and `preparable`, never `.style`.
+    from rlvr_harness.wire import HARNESS_STYLES, WARM
+
+    names = set(HARNESS_STYLES) - set(WARM)  # "pytest" is a kind of worker as well as a style
+    found = []
+    for rel, tree in _trees():
+        if not rel.startswith("rlvr_grade/sandbox/"):
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and node.attr == "style") or (isinstance(node, ast.Name) and node.id == "style"):
+                found.append((rel, node.lineno, "style"))
+            if isinstance(node, ast.Compare):
+                found += [(rel, node.lineno, c.value) for c in ast.walk(node) if isinstance(c, ast.Constant) and c.value in names]
+    assert found == []
+    assert {s.worker for s in HARNESS_STYLES.values()} <= set(WARM)
+    assert [name for name, s in HARNESS_STYLES.items() if s.worker != "lean"] == ["pytest"]
+    assert [name for name, s in HARNESS_STYLES.items() if s.prepared] == ["asserts"]
+
+
 # -- the sealed harness and what is shipped ----------------------------------------------------
 # The pytest style runs the environment's own pytest inside the sandbox: it is imported there,
 # never shipped.
