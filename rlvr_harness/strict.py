@@ -73,6 +73,26 @@ _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsN
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow,
             ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.MatMult)
 CMP_NAMES = ("==", "!=", "<", "<=", ">", ">=", "is", "is not", "in", "not in")
+
+
+def _member_iterables() -> frozenset[type]:
+    """Iterables with no `__contains__` of their own, for which Python's `x in it` walks the
+    items (a dict's values, an OrderedDict's views, unhashable dict items, the builtin
+    iterators, generators, map/filter/zip, itertools'): immutable C types, so walking them runs
+    no code of anyone's but the generator's or the function's of a map, as Python's `in` does."""
+    import itertools
+    from collections import OrderedDict, deque
+
+    od = OrderedDict()
+    made = ({}.values(), {}.items(), od.keys(), od.values(), od.items(), iter(od), reversed(od), iter([]), reversed([]),
+            iter(()), iter(range(0)), iter(range(1 << 64)), iter(set()), iter(""), iter(b""), iter(bytearray()), iter({}),
+            iter({}.values()), iter({}.items()), reversed({}), reversed({}.values()), reversed({}.items()), reversed(""),
+            iter(len, 0), iter(deque()), reversed(deque()), map(len, []), filter(None, []), zip(), enumerate([]),
+            (v for v in ()))
+    return frozenset([type(v) for v in made] + [v for v in vars(itertools).values() if type(v) is type])
+
+
+MEMBER_ITERABLES = _member_iterables()
 BIN_NAMES = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>", "@")
 
 # Captured at import (the zygote imports the harness before any check exists).
@@ -914,6 +934,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     mappingproxy = _types.MappingProxyType
     mp_copy = mappingproxy.copy
     dict_keys, dict_items_t = _type({}.keys()), _type({}.items())
+    member_iterables = MEMBER_ITERABLES
     int_index = int.__index__
     float_float = float.__float__
     complex_real, complex_imag = complex.__dict__["real"].__get__, complex.__dict__["imag"].__get__
@@ -1757,6 +1778,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             if _type(r) is _float and not _isnan(r) and not _isinf(r) and r == _int(r):
                 r = (_int(r), 1)
             found = _type(r) is _tuple and r[1] == 1 and r[0] in container
+        elif ct in member_iterables:
+            found = any_strict(a, container)  # item by item, stopping at the first, as Python does
+        elif numpy_kind(ct) == "array":
+            # numpy's own answer, `(array == x).any()`, when nothing of anyone's is compared
+            found = trusted(container) and trusted(reduce(a)) and _bool(a in container)
         elif kind(container) is UNTRUSTED and kind(reduce(a)) is UNTRUSTED:
             found = _bool(a in container)  # the candidate's container and the candidate's value
         else:
