@@ -292,9 +292,13 @@ def _python_main(code: Any) -> Callable[[], None]:
         import io
         import types
 
-        sys.stdin = io.open(0, "r", encoding="utf-8", errors="surrogateescape", closefd=False)
-        sys.stdout = io.open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
-        sys.stderr = io.open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False, buffering=1)
+        # sys.__stdout__ & co. too: they are the same objects in `python solution.py`, and a
+        # program that puts sys.stdout back from them (or prints to them) writes its answer there;
+        # the worker's own would hold it in a buffer nobody flushes.
+        sys.stdin = sys.__stdin__ = io.open(0, "r", encoding="utf-8", errors="surrogateescape", closefd=False)
+        sys.stdout = sys.__stdout__ = io.open(1, "w", encoding="utf-8", errors="surrogateescape", closefd=False)
+        sys.stderr = sys.__stderr__ = io.open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False,
+                                              buffering=1)
         sys.argv = ["solution.py"]
         module = types.ModuleType("__main__")
         module.__dict__["__builtins__"] = builtins

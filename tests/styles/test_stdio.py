@@ -152,6 +152,25 @@ def test_many_large_outputs_fit_the_report_channel(grader):
     assert o.status == "pass" and o.case_verdicts == ("AC",) * 24, (o.status, o.error[:300])
 
 
+# sys.__stdout__ is sys.stdout in `python solution.py`: a program that silences its prints with a
+# StringIO and puts stdout back from sys.__stdout__, or prints there, wrote its answer into the
+# warm worker's own buffer, which nobody flushed: a wrong answer for correct code.
+DUNDER_RESTORE = """import io, sys
+sys.stdout = io.StringIO()
+print("noise")
+sys.stdout = sys.__stdout__
+a, b = map(int, sys.__stdin__.readline().split())
+print(a + b)
+"""
+DUNDER_PRINT = "import sys\nprint(sum(map(int, input().split())), file=sys.__stdout__)\n"
+
+
+def test_sys_dunder_streams_are_the_cases_own(grader):
+    rows = [{"completion": DUNDER_RESTORE, "tests": cases("sum")}, {"completion": DUNDER_PRINT, "tests": cases("sum")}]
+    for o in grader.grade(rows):
+        assert o.status == "pass" and o.case_verdicts == ("AC", "AC", "AC"), o
+
+
 # -- the expected output never enters the sandbox ------------------------------------------------
 SNOOP = r'''
 import gc, os, sys
