@@ -24,6 +24,7 @@ import decimal
 import math
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Literal
 
 from rlvr_harness.values import MalformedValue, decode
@@ -159,10 +160,15 @@ def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None,
         if isinstance(got, float) and math.isnan(got) or isinstance(expected, float) and math.isnan(expected):
             return False
         if float_spec is not None and float_spec.mode == "float" and (isinstance(got, float) or isinstance(expected, float)):
-            if math.isinf(got) or math.isinf(expected):
+            if isinstance(got, float) and math.isinf(got) or isinstance(expected, float) and math.isinf(expected):
                 return got == expected
-            diff = abs(got - expected)
-            return diff <= float_spec.abs_tol or diff <= float_spec.rel_tol * abs(expected)
+            try:
+                diff = abs(got - expected)
+                return diff <= float_spec.abs_tol or diff <= float_spec.rel_tol * abs(expected)
+            except OverflowError:
+                # an int past a float's range beside a float: the same rule, on exact rationals
+                d = abs(Fraction(got) - Fraction(expected))
+                return d <= Fraction(float_spec.abs_tol) or d <= Fraction(float_spec.rel_tol) * abs(Fraction(expected))
         return got == expected
     if expected is None or isinstance(expected, (str, bytes)):
         return type(got) is type(expected) and got == expected
