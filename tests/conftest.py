@@ -47,8 +47,11 @@ def _default_env(tmp_path_factory) -> Path:
     """The default environment (what checks without --env run in), built once per session:
     ~2 s of copying and compiling the grader's pytest closure."""
     from rlvr_grade import envs
+    from rlvr_grade.sandbox.world import interpreter_world
 
-    return Path(envs.default_environment(root=str(tmp_path_factory.mktemp("default-env"))).path)
+    env = envs.default_environment(root=str(tmp_path_factory.mktemp("default-env")))
+    interpreter_world(env)  # ~2 s CPU: its stdlib named at /python (sandbox/world.py), once, not per test
+    return Path(env.path)
 
 
 @pytest.fixture(autouse=True)
@@ -62,9 +65,11 @@ def _private_result_cache(tmp_path_factory, monkeypatch, _default_env):
     monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
     root = tmp_path_factory.mktemp("envs")
     shutil.copytree(_default_env, root / _default_env.name, symlinks=True, copy_function=os.link,
-                    ignore=lambda d, _names: ["stdlib"] if d == str(_default_env) else [])
-    # Its stdlib snapshot (~8,000 files) is the session's, not linked file by file per test.
+                    ignore=lambda d, _names: ["stdlib", "world"] if d == str(_default_env) else [])
+    # Its stdlib snapshot and world (~8,000 files each) are the session's, not linked file by file per test.
     (root / _default_env.name / "stdlib").symlink_to(_default_env / "stdlib")
+    if (_default_env / "world").is_dir():
+        (root / _default_env.name / "world").symlink_to(_default_env / "world")
     monkeypatch.setenv("RLVR_GRADE_ENVS", str(root))
 
 

@@ -27,6 +27,8 @@ from rlvr_grade.sandbox import linux, mounts, root
 from rlvr_harness.files import ENV_AT, PYTHON_AT
 
 WORLD = "world"
+# Bumped when what a world holds changes: a world made by older code is made again.
+_MADE_BY = 2
 _BASE_FACTS = ("import json, os, sys, sysconfig; print(json.dumps([os.path.realpath(sys.base_prefix), "
                "os.path.realpath(getattr(sys, '_base_executable', '') or sys.executable), "
                "os.path.realpath(sysconfig.get_paths()['stdlib'])]))")
@@ -56,18 +58,19 @@ def interpreter_world(env) -> tuple[tuple[str, str], ...]:
             return found
         shutil.rmtree(os.path.join(env.path, WORLD), ignore_errors=True)
         try:
-            pairs = _make_world(env, stdlib, snapshot)
-            note: dict = {"python_at": PYTHON_AT, "pairs": [[at, os.path.relpath(src, env.path)] for at, src in pairs]}
+            pairs, named = _make_world(env, stdlib, snapshot)
+            note: dict = {"python_at": PYTHON_AT, "made_by": _MADE_BY, "stdlib": named,
+                          "pairs": [[at, os.path.relpath(src, env.path)] for at, src in pairs]}
         except Unsupported as exc:
             shutil.rmtree(os.path.join(env.path, WORLD), ignore_errors=True)
-            pairs, note = [], {"python_at": PYTHON_AT, "unsupported": str(exc)}
+            pairs, note = [], {"python_at": PYTHON_AT, "made_by": _MADE_BY, "unsupported": str(exc)}
         envs.write_note(env, WORLD, note)
     return tuple(pairs)
 
 
 def _made(env) -> tuple[tuple[str, str], ...] | None:
     note = envs.read_note(env, WORLD)
-    if note.get("python_at") != PYTHON_AT:
+    if note.get("python_at") != PYTHON_AT or note.get("made_by") != _MADE_BY:
         return None
     try:
         pairs = tuple((at, os.path.join(env.path, rel)) for at, rel in note.get("pairs", ()))
@@ -130,7 +133,159 @@ def retarget_runpath(path: str, new: str) -> bool:
     return True
 
 
-def _make_world(env, stdlib: str, snapshot: str) -> list[tuple[str, str]]:
+# Run by the environment's own interpreter (its bytecode format): the stdlib snapshot as a check
+# sees it at files.PYTHON_AT. argv: the snapshot, the folder to make, the name the snapshot is
+# shown at, a JSON {host name: world name} of the install's paths. Every file is a hard link of
+# the snapshot's but: the bytecode of this interpreter's tag, whose code objects (co_filename)
+# named the install, renamed to where the check sees its source (the headers, which check the
+# source's mtime and size, kept); other bytecode (optimized levels -O/-OO, other tags) left out;
+# a text file naming the install rewritten (the sysconfig data: prefix, LIBDIR, CONFIG_ARGS...),
+# a module's bytecode compiled again from the rewritten source. A binary file naming the install
+# is printed, for the caller: an ELF file is copied and rewritten (_unname), any other left out.
+_NAME_STDLIB = r"""
+import json, marshal, os, py_compile, sys, types
+snap, dest, named, names = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+tag = "." + sys.implementation.cache_tag + ".pyc"
+pairs = sorted(((k.encode(), v.encode()) for k, v in names.items()), key=lambda kv: -len(kv[0]))
+def rename(code, name):
+    consts = tuple(rename(c, name) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=name, co_consts=consts)
+out = {"renamed": 0, "dropped": 0, "rewritten": [], "binary": []}
+recompile = []
+for dirpath, dirnames, filenames in os.walk(snap):
+    dirnames.sort()
+    rel = os.path.relpath(dirpath, snap)
+    at = os.path.normpath(os.path.join(dest, rel))
+    os.makedirs(at, mode=0o755, exist_ok=True)
+    for name in [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
+        os.symlink(os.readlink(os.path.join(dirpath, name)), os.path.join(at, name))
+        dirnames.remove(name)
+    cache = os.path.basename(dirpath) == "__pycache__"
+    for name in sorted(filenames):
+        src, dst = os.path.join(dirpath, name), os.path.join(at, name)
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), dst)
+            continue
+        if name.endswith(".pyc"):
+            if cache and not name.endswith(tag):
+                out["dropped"] += 1
+                continue
+            source = os.path.join(os.path.dirname(rel), name[:-len(tag)] + ".py") if cache else os.path.join(rel, name[:-1])
+            with open(src, "rb") as fh:
+                data = fh.read()
+            data = data[:16] + marshal.dumps(rename(marshal.loads(data[16:]), os.path.normpath(os.path.join(named, source))))
+            with open(dst, "wb") as fh:
+                fh.write(data)
+            out["renamed"] += 1
+            if any(k in data for k, _ in pairs):  # its constants name it (a module linked to a rewritten one)
+                recompile.append((os.path.join(dest, source), os.path.normpath(os.path.join(named, source)), dst))
+            continue
+        with open(src, "rb") as fh:
+            data = fh.read()
+        if not any(k in data for k, _ in pairs):
+            os.link(src, dst)
+        elif b"\0" in data:
+            out["binary"].append(os.path.normpath(os.path.join(rel, name)))
+        else:
+            for k, v in pairs:
+                data = data.replace(k, v)
+            with open(dst, "wb") as fh:
+                fh.write(data)
+            os.chmod(dst, os.stat(src).st_mode & 0o777)
+            out["rewritten"].append(os.path.normpath(os.path.join(rel, name)))
+            if name.endswith(".py"):
+                cfile = os.path.join(at, "__pycache__", name[:-3] + tag)
+                recompile.append((dst, os.path.normpath(os.path.join(named, rel, name)), cfile))
+for path, shown, cfile in recompile:
+    if os.path.exists(cfile):  # compiled again only where the snapshot had bytecode of it
+        os.unlink(cfile)
+        if os.path.exists(path):
+            py_compile.compile(path, cfile=cfile, dfile=shown, doraise=True)
+print(json.dumps(out))
+"""
+
+
+def _host_names(prefix: str, stdlib: str, exe: str, rel: str) -> dict[str, str]:
+    """{a path naming the install on the host: the name a check sees it by}: the stdlib folder,
+    the binary, and the prefix itself unless a system one (/usr, /usr/local: the root shows the
+    system's libraries at their own names, and a string starting /usr names many other things)."""
+    names = {stdlib: os.path.join(PYTHON_AT, rel), exe: os.path.join(PYTHON_AT, "bin", os.path.basename(exe))}
+    if prefix not in ("/", "/usr", "/usr/local"):
+        names[prefix] = PYTHON_AT
+    return names
+
+
+def _unname(path: str, names: dict[str, str]) -> bool:
+    """Rewrite, in place, every C string of the ELF file `path` that holds one of `names`' keys
+    to hold its value instead, padded with NULs (nothing moves: each value is not longer than its
+    key): the RUNPATH of lib-dynload's modules and libpython (PYTHON_AT/lib is where the world
+    shows libpython), the prefix compiled into libpython (getpath's PREFIX, used only when no
+    landmark is found). False (the file unchanged in what it names) when a name is left: the
+    caller then does not show the file."""
+    with open(path, "rb") as fh:
+        data = bytearray(fh.read())
+    keys = sorted(((k.encode(), v.encode()) for k, v in names.items() if k != v), key=lambda kv: -len(kv[0]))
+    if any(len(v) > len(k) and k in data for k, v in keys):
+        return False
+    for key, _ in keys:
+        at = 0
+        while (i := data.find(key, at)) >= 0:
+            start = data.rfind(b"\0", 0, i) + 1
+            end = data.find(b"\0", i)
+            end = len(data) if end < 0 else end
+            text = bytes(data[start:end])
+            for k, v in keys:
+                text = text.replace(k, v)
+            data[start:end] = text + b"\0" * (end - start - len(text))
+            at = end
+    with open(path, "r+b") as fh:
+        fh.write(data)
+    root._elf_cached.cache_clear()
+    return not any(k in data for k, _ in keys)
+
+
+def _show(src: str, at: str, names: dict[str, str]) -> None:
+    """Put the ELF file `src` at `at`: a hard link, or a copy rewritten by _unname where it names
+    the install (libpython3.X.so, ~23 MB, once per environment: its RUNPATH and compiled prefix)."""
+    with open(src, "rb") as fh:
+        data = fh.read()
+    named = any(k.encode() in data for k in names)
+    if not named:
+        if src != at:
+            link_or_copy(src, at)
+        return
+    if src != at:
+        shutil.copy2(src, at)
+    if not _unname(at, names):
+        raise Unsupported(f"{src} names the install where it cannot be rewritten")
+
+
+def _named_stdlib(python: str, snapshot: str, top: str, rel: str, names: dict[str, str]) -> dict:
+    """world/stdlib: the snapshot as a check sees it at PYTHON_AT/`rel` (_NAME_STDLIB), made by
+    the environment's own interpreter `python`; its ELF files that name the install copied and
+    rewritten (_unname), any other binary file that does left out. What it did, for world.json."""
+    dest = os.path.join(top, "stdlib")
+    out = subprocess.run([python, "-I", "-S", "-c", _NAME_STDLIB, snapshot, dest, os.path.join(PYTHON_AT, rel), json.dumps(names)],
+                         capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL, check=False)
+    try:
+        done = json.loads(out.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError) as exc:
+        raise Unsupported(f"{python}: could not name its stdlib at {PYTHON_AT}: {out.stderr.strip()[-300:]}") from exc
+    left = []
+    for name in done.pop("binary"):
+        src, dst = os.path.join(snapshot, name), os.path.join(dest, name)
+        if root.read_elf(src) is not None:
+            shutil.copy2(src, dst)
+            if _unname(dst, names):
+                continue
+            os.unlink(dst)
+        left.append(name)  # e.g. config-3.X/libpython3.X.a: only for linking an embedding program
+    done["left_out"] = left
+    done["rewritten"] = len(done["rewritten"])
+    return done
+
+
+def _make_world(env, stdlib: str, snapshot: str) -> tuple[list[tuple[str, str]], dict]:
     venv = os.path.dirname(os.path.dirname(env.interpreter))
     out = subprocess.run([env.interpreter, "-I", "-S", "-c", _BASE_FACTS], capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL, check=False)
@@ -150,6 +305,7 @@ def _make_world(env, stdlib: str, snapshot: str) -> list[tuple[str, str]]:
     os.makedirs(os.path.join(home, "lib"), mode=0o755, exist_ok=True)
     os.makedirs(os.path.join(home, rel), mode=0o755, exist_ok=True)  # where the snapshot is mounted
     name = os.path.basename(exe)
+    names = _host_names(prefix, stdlib, exe, rel)
     # What ld.so finds through a RUNPATH (or RPATH) naming the install (libpython of a shared
     # build: pyenv's says /root/.pyenv/versions/X/lib, a relocatable one $ORIGIN/../lib) goes to
     # lib/ and that entry becomes $ORIGIN/../lib: found there on every machine. What it finds
@@ -162,15 +318,16 @@ def _make_world(env, stdlib: str, snapshot: str) -> list[tuple[str, str]]:
     for lib in ours:
         if os.path.dirname(os.path.realpath(lib)) not in {os.path.join(prefix, "lib"), os.path.join(prefix, "lib64")}:
             raise Unsupported(f"{exe} loads {lib}, outside its prefix's lib folder")
-        link_or_copy(lib, os.path.join(home, "lib", os.path.basename(lib)))
+        # A copy of its own where it names the install (its RUNPATH, its compiled prefix):
+        # libpython3.X.so is ~23 MB, once per environment.
+        _show(lib, os.path.join(home, "lib", os.path.basename(lib)), names)
     runpath = [p for p in entries if os.path.realpath(root._expand(p, origin)) not in into]
     runpath = ":".join(["$ORIGIN/../lib"] + runpath) if into else ""
     if into and runpath != ":".join(entries):  # a copy of its own, rewritten
         shutil.copy2(exe, os.path.join(home, "bin", name))
         if not retarget_runpath(os.path.join(home, "bin", name), runpath):
             raise Unsupported(f"{exe}: its RUNPATH could not be rewritten to {runpath}")
-    else:
-        link_or_copy(exe, os.path.join(home, "bin", name))
+    _show(os.path.join(home, "bin", name) if into and runpath != ":".join(entries) else exe, os.path.join(home, "bin", name), names)
     # The venv's bin and pyvenv.cfg as they read inside: the interpreter's links lead to
     # PYTHON_AT/bin, and `home` names it (CPython finds the base prefix from there, by landmark).
     bin_dir = os.path.join(top, "env-bin")
@@ -190,11 +347,12 @@ def _make_world(env, stdlib: str, snapshot: str) -> list[tuple[str, str]]:
            for ln in lines if ln.partition("=")[0].strip().lower() not in ("executable", "command", "base-executable")]
     with open(os.path.join(top, "pyvenv.cfg"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(cfg) + "\n")
+    named = _named_stdlib(env.interpreter, snapshot, top, rel, names)
     for d in (top, home, bin_dir):
         os.chmod(d, 0o755)
     os.chmod(os.path.join(top, "pyvenv.cfg"), 0o644)
-    return [(PYTHON_AT, home), (os.path.join(PYTHON_AT, rel), snapshot),
-            (os.path.join(ENV_AT, "bin"), bin_dir), (os.path.join(ENV_AT, "pyvenv.cfg"), os.path.join(top, "pyvenv.cfg"))]
+    return [(PYTHON_AT, home), (os.path.join(PYTHON_AT, rel), os.path.join(top, "stdlib")),
+            (os.path.join(ENV_AT, "bin"), bin_dir), (os.path.join(ENV_AT, "pyvenv.cfg"), os.path.join(top, "pyvenv.cfg"))], named
 
 
 def enter_world(shown: list[tuple[str, str]], own: tuple[str, ...]) -> None:
