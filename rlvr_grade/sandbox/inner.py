@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import json
 import os
 import secrets
@@ -108,8 +109,19 @@ def _preload(worker: str) -> None:
         try:
             import _pytest.python  # noqa: F401
             import pytest  # noqa: F401
+            from _pytest.config import default_plugins, essential_plugins
         except ImportError:
             pass
+        else:
+            # Every plugin the session loads, loaded before the candidate runs, as the local
+            # worker's warm-up session has them: code of a plugin first imported in the check
+            # is a library loaded late, and the recorder refuses its fixtures (unittest's
+            # setUpClass fixture: every TestCase row was a runtime_error here, red team rty).
+            for name in dict.fromkeys((*essential_plugins, *default_plugins)):
+                try:
+                    importlib.import_module(f"_pytest.{name}")
+                except ImportError:
+                    pass
     # The child then shares the parent's heap instead of copying it page by page when its
     # garbage collector walks it: copy-on-write faults are slow under gVisor's ptrace platform.
     gc.collect()

@@ -168,6 +168,19 @@ def test_pytest_style_pass(harness):
     assert (out.status, out.tests_passed, out.tests_total) == ("pass", 2, 2), out
 
 
+UNITTEST_ADD = ("import unittest\nfrom solution import add\n\n\nclass TestAdd(unittest.TestCase):\n"
+                "    @classmethod\n    def setUpClass(cls):\n        cls.base = 1\n\n"
+                "    def test_one(self):\n        self.assertEqual(add(self.base, 2), 3)\n")
+
+
+def test_unittest_style_pass(harness):
+    # pytest runs a TestCase through fixtures of its unittest plugin: under gVisor that plugin
+    # was first imported inside the check, a late library whose fixtures the recorder refuses
+    # (runtime_error for every TestCase row; red team rty).
+    out = grade(harness, ADD, UNITTEST_ADD)
+    assert (out.status, out.tests_passed, out.tests_total) == ("pass", 1, 1), out
+
+
 def test_fail(harness):
     out = grade(harness, "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("fail", 0.0)
