@@ -74,6 +74,8 @@ SCMP_ACT_ERRNO_BASE = 0x00050000
 SCMP_CMP_NE = 1
 SCMP_CMP_EQ = 4
 SCMP_CMP_MASKED_EQ = 7
+SCMP_FLTATR_CTL_OPTIMIZE = 8  # libseccomp's attribute for the program's layout
+LAYOUT_LIST, LAYOUT_TREE = 1, 2
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 
@@ -208,6 +210,7 @@ def _lib() -> Any:
     lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
     lib.seccomp_rule_add_array.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p]
     lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_attr_set.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32]
     lib.seccomp_arch_native.restype = ctypes.c_uint32
     return lib
 
@@ -307,14 +310,24 @@ def channel_guard(fd: int, arch: int, numbers: dict[str, int]) -> bytes:
     return bytes(out)
 
 
-def compile_filter(channel_fd: int | None = None) -> Filter:
+def compile_filter(channel_fd: int | None = None, layout: int = LAYOUT_TREE) -> Filter:
     """Build the check policy for this machine's architecture, with the result channel's
-    guard in front when `channel_fd` is given. Raises SeccompUnavailable."""
+    guard in front when `channel_fd` is given. Raises SeccompUnavailable.
+
+    `layout` is how libseccomp lays the calls out, not what they are allowed: LAYOUT_TREE (a
+    binary search on the call number, libseccomp 2.5+; where the library is older, its list)
+    or LAYOUT_LIST (one comparison after another). The kernel runs the program for every call
+    number when it is loaded, to find the calls it can allow without running it again
+    (seccomp's action cache): over a list of ~190 calls that emulation and the JIT were
+    ~0.45 ms of system time in every check; over the tree ~0.2 ms (measured per load in a
+    forked child: median 551 -> 283 us, 365 -> 416 instructions)."""
     lib = _lib()
     enosys = SCMP_ACT_ERRNO_BASE | errno.ENOSYS
     ctx = lib.seccomp_init(enosys)
     if not ctx:
         raise SeccompUnavailable("seccomp_init failed")
+    if layout != LAYOUT_LIST:
+        lib.seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, layout)  # refused before 2.5: the list stays
     names: list[str] = []
     try:
 
