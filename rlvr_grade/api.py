@@ -21,9 +21,9 @@ from rlvr_grade.checks import CheckOptions, InvalidRow, build_check, styles
 from rlvr_grade.checks.flags import scan as scan_flags
 from rlvr_grade.io import open_output, open_rollouts
 from rlvr_grade.io.readers import first_row
-from rlvr_grade.pool import BackendHealth, default_slots, done_future, ordered_map, with_retries
+from rlvr_grade.pool import BackendHealth, done_future, ordered_map, with_retries
 from rlvr_grade.sandbox import make_backend
-from rlvr_grade.sandbox.base import Backend
+from rlvr_grade.sandbox.base import Backend, default_slots
 from rlvr_grade.scoring import RewardConfig
 from rlvr_grade.summary import Summary
 from rlvr_grade.types import BackendUnavailable, Check, InputError, Limits, Outcome, Rollout, SandboxError
@@ -38,7 +38,7 @@ class ScoreOptions:
     checks: CheckOptions = field(default_factory=CheckOptions)
     reward: RewardConfig = field(default_factory=RewardConfig)
     backend: str = "local"
-    concurrency: int = 0  # 0: pool.default_slots(), one per core plus 2
+    concurrency: int = 0  # 0: sandbox/base.default_slots(), one per core plus 2
     strict: bool = False
     retries: int = 3
     retry_delay: float = 0.5

@@ -5,7 +5,6 @@ remaining row slowly)."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import deque
@@ -17,19 +16,6 @@ from rlvr_grade.types import BackendUnavailable, SandboxError
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-# Slots beyond the core count: each slot spends part of every check off the CPU (waiting for the
-# grader's next request, for its check child to start and be reaped), and with one slot per
-# core those waits leave a core idle. Measured on 2 cores, HumanEval x3 through the CLI: 4
-# slots 123 checks/s median against 110 with 2 (5 alternating runs each), at the same CPU per
-# check. Two extra keep the overcommit small on large machines.
-EXTRA_SLOTS = 2
-
-
-def default_slots() -> int:
-    """Checks run at once when the user does not say: one per core, plus EXTRA_SLOTS."""
-    return (os.cpu_count() or 1) + EXTRA_SLOTS
 
 
 def done_future(value: R) -> "Future[R]":

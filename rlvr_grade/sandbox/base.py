@@ -5,10 +5,24 @@ dead backend never looks like model output."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from rlvr_grade.boundary import execution_from_wire  # noqa: F401 - the backends' import path
 from rlvr_grade.types import Check, Execution
+
+# Slots beyond the core count: each slot spends part of every check off the CPU (waiting for the
+# grader's next request, for its check child to start and be reaped), and with one slot per
+# core those waits leave a core idle. Measured on 2 cores, HumanEval x3 through the CLI: 4
+# slots 123 checks/s median against 110 with 2 (5 alternating runs each), at the same CPU per
+# check. Two extra keep the overcommit small on large machines.
+EXTRA_SLOTS = 2
+
+
+def default_slots() -> int:
+    """Checks run at once when the user does not say (the run's concurrency, a backend's
+    slots): one per core, plus EXTRA_SLOTS."""
+    return (os.cpu_count() or 1) + EXTRA_SLOTS
 
 
 class Backend:

@@ -45,6 +45,7 @@ import time
 from typing import Any
 
 from rlvr_grade.sandbox import PACKAGE_DIR
+from rlvr_grade.sandbox.base import default_slots
 from rlvr_grade.sandbox.inner import STARTS_MARK
 from rlvr_grade.sandbox.remote import Around, RemoteBackend, Reply, Request
 from rlvr_grade.sandbox.root import ENV_AT
@@ -106,8 +107,6 @@ class GvisorBackend(RemoteBackend):
         python: str | None = None,
         hide: list[str] | None = None,
     ):
-        from rlvr_grade.pool import default_slots
-
         super().__init__()
         self.concurrency = concurrency or default_slots()
         self.runsc = runsc

@@ -13,7 +13,7 @@ from typing import Any
 
 import rlvr_harness
 from rlvr_grade.sandbox import PACKAGE_DIR, protocol
-from rlvr_grade.sandbox.base import Backend, execution_from_wire
+from rlvr_grade.sandbox.base import Backend, default_slots, execution_from_wire
 from rlvr_grade.sandbox.zygote import THREAD_VARS
 from rlvr_grade.types import Check, Execution, SandboxError
 from rlvr_harness.wire import CheckPayload, Packed, WireError, WorkerInit
@@ -691,8 +691,6 @@ class LocalBackend(Backend):
         `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
         where sandbox/_child.c is built. `preload`: the modules each environment's seed imports
         before forking (None: what the environment names; "none" or (): nothing)."""
-        from rlvr_grade.pool import default_slots
-
         self.concurrency = concurrency or default_slots()
         from rlvr_grade.sandbox.root import grader_paths
 

@@ -179,6 +179,18 @@ def test_the_environments_never_reach_into_the_sandbox():
     assert {m: t for m, t in reach.items() if t} == {}
 
 
+def test_the_sandbox_imports_only_what_lies_below_it():
+    # An allowlist of the floors under the sandbox: local.py and gvisor.py took their default
+    # slot count from pool.py, the run's concurrency layer above the backends (a lazy import, so
+    # no cycle showed). default_slots is the backend contract's now (sandbox/base.py), which the
+    # run imports downward.
+    below = ("rlvr_grade.sandbox", "rlvr_harness", "rlvr_grade.types", "rlvr_grade.boundary", "rlvr_grade.text",
+             "rlvr_grade.envs", "rlvr_grade.leftovers", "rlvr_grade.links")
+    graph = import_graph(top_level_only=False, type_checking=True)
+    up = {m: sorted(t for t in graph[m] if not t.startswith(below)) for m in graph if m.startswith("rlvr_grade.sandbox")}
+    assert {m: t for m, t in up.items() if t} == {}
+
+
 def test_the_cycle_finder_finds_one():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
