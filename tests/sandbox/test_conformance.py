@@ -181,6 +181,20 @@ def test_unittest_style_pass(harness):
     assert (out.status, out.tests_passed, out.tests_total) == ("pass", 1, 1), out
 
 
+POOL_ADD = ("import multiprocessing\n\n\ndef _one(p):\n    return p[0] + p[1]\n\n\n"
+            "def add(a, b):\n    with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+            "        return pool.map(_one, [(a, b)])[0]\n")
+
+
+def test_multiprocessing_pool_runs(harness, request):
+    # A process pool needs a writable /dev/shm (its semaphores): honest code that uses one
+    # scored runtime_error 0 under gVisor, whose /dev/shm is root's 0755 (red team rty).
+    if harness.name == "gvisor":
+        request.applymarker(pytest.mark.xfail(strict=True, reason="open (rty -> s16f): gVisor's /dev/shm is not writable"))
+    out = grade(harness, POOL_ADD, "assert add(1, 2) == 3\n")
+    assert (out.status, out.reward) == ("pass", 1.0), out
+
+
 def test_fail(harness):
     out = grade(harness, "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("fail", 0.0)
