@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_grade/sandbox/_linux.c rlvr_harness/_dictver.c rlvr_harness/_arrays.c
+$(STAMP): pyproject.toml setup.py rlvr_grade/sandbox/_child.c rlvr_grade/sandbox/_linux.c rlvr_harness/_dictver.c rlvr_harness/_arrays.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,beam]'
@@ -37,7 +37,7 @@ INT_VENV ?= .venv-integrations
 INT_PY := $(INT_VENV)/bin/python
 INT_STAMP := $(INT_VENV)/.installed
 
-$(INT_STAMP): pyproject.toml rlvr_grade/sandbox/_child.c rlvr_grade/sandbox/_linux.c rlvr_harness/_dictver.c rlvr_harness/_arrays.c tests/integrations/requirements.txt
+$(INT_STAMP): pyproject.toml setup.py rlvr_grade/sandbox/_child.c rlvr_grade/sandbox/_linux.c rlvr_harness/_dictver.c rlvr_harness/_arrays.c tests/integrations/requirements.txt
 	$(PYTHON) -m venv $(INT_VENV)
 	$(INT_PY) -m pip install -q --upgrade pip
 	$(INT_PY) -m pip install -q -r tests/integrations/requirements.txt

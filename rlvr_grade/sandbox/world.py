@@ -1,6 +1,6 @@
 """A local seed's world: the names its checks see, whatever folders are behind them on the host.
 Entered by each seed between fork and exec (enter_world); its base interpreter at
-files.PYTHON_AT, not where it is installed (/root/.pyenv/versions/3.11.7, /usr/local, /usr...),
+files.PYTHON_AT, not where it is installed (pyenv's ~/.pyenv/versions/3.X.Y, /usr/local, /usr...),
 made once per environment (interpreter_world). An environment's venv names its base interpreter
 by its host path (pyvenv.cfg's `home`), so before this sys.base_prefix, os.__file__, every
 stdlib frame, sysconfig.get_paths() and /proc/self/exe told each check where Python is

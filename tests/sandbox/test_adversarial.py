@@ -849,6 +849,9 @@ def _plant_harness_bytecode(token: str) -> Path:
 # compiled in. The check reads the files' bytes (issue 16): now the environment's bytecode is
 # compiled as /env/... (envs.store._name_bytecode), extensions are built -g0 (pyproject.toml),
 # and the harness's __pycache__ is masked in a local check's root (root.harness_bytecode).
+# Where Python is installed, too: the stdlib's bytecode, sysconfig data, lib-dynload and libpython
+# named the host's prefix (now named /python: sandbox/world.py), and every extension the grader
+# builds carried its interpreter's RUNPATH (linked without it now: setup.py).
 @pytest.mark.parametrize("layer", ["sandbox", "no_seccomp"])
 def test_no_file_in_the_root_carries_a_grader_path(layer, setup_path, request, host):
     h = request.getfixturevalue(layer)
@@ -856,7 +859,7 @@ def test_no_file_in_the_root_carries_a_grader_path(layer, setup_path, request, h
     planted = _plant_harness_bytecode(uuid.uuid4().hex[:12])
     try:
         ex, _ = _expect(h, "grader_paths_in_files", ("fail",), SETUP_LIMITS["grader_paths_in_files"],
-                        PATHS=_grader_paths() + [envs_folder, str(host.home)])
+                        PATHS=_grader_paths() + _interpreter_paths() + [envs_folder, str(host.home)])
     finally:
         planted.unlink(missing_ok=True)
     assert "seen []" in ex.stdout and "files 0" not in ex.stdout, ex.stdout[-1500:]
@@ -1111,9 +1114,11 @@ def test_answers_kept_where_python_lives_are_not_in_a_gvisor_root(gvisor, where)
 
 def test_no_file_in_a_gvisor_root_carries_the_environments_folder(gvisor, host):
     """The environment's venv is /env under gVisor too, the same folder: its bytecode named the
-    folder it was built in (test_no_file_in_the_root_carries_a_grader_path)."""
+    folder it was built in (test_no_file_in_the_root_carries_a_grader_path); its base interpreter
+    /python, whose files named where Python is installed (sandbox/world.py)."""
     envs_folder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(gvisor._world("").python))))
-    check = make_check(program("grader_paths_in_files", PATHS=[envs_folder, str(host.home)], TOPS=["/env", "/harness", "/etc"]),
+    check = make_check(program("grader_paths_in_files", PATHS=[envs_folder, str(host.home), *_interpreter_paths()],
+                               TOPS=["/env", "/harness", "/etc", "/python"]),
                        TESTS, Limits(cpu_s=30.0, wall_s=120.0, memory_mb=256))
     ex = gvisor.run(check)
     out = score(check, ex, RewardConfig(), 0.0)
