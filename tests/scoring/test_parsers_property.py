@@ -1,21 +1,24 @@
 """Arbitrary input to the parsers and comparisons outside the sandbox gets a verdict, never a
 crash: a row of any shape becomes a check or `invalid_input` (checks/build.py's InvalidRow, for
-every preset and style), case layouts of any content parse or say why (checks/cases.py), and a
+every preset and style), case layouts of any content parse or say why (checks/cases.py), a
 call's returned value against any expected value is equal or not (scoring/compare.py), with or
-without a float tolerance. Property-based, derandomized (the same examples in CI); no sandbox.
-The channel's reader and the wire are in test_boundary.py and test_wire.py, stdout comparisons
-in test_compare_tokens.py."""
+without a float tolerance, and a call's or a stdio case's record of any content is AC or WA.
+Property-based, derandomized (the same examples in CI); no sandbox. The channel's reader and the
+wire are in test_boundary.py and test_wire.py, stdout comparisons in test_compare_tokens.py."""
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+import zlib
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rlvr_grade.checks import CheckOptions, InvalidRow, build_check
 from rlvr_grade.checks import call as call_style
+from rlvr_grade.checks import stdio as stdio_style
 from rlvr_grade.checks.cases import CaseError, leetcode_cases, parse_cases
 from rlvr_grade.scoring.compare import decode, parse_mode, values_equal
 from rlvr_grade.types import Check, Rollout
@@ -150,3 +153,34 @@ def test_a_calls_verdict_is_ac_or_wa_for_any_value_the_program_returns(got, comp
         assert verdict in ("AC", "WA") and isinstance(msg, str)
         # what the encoder writes decodes to a value equal to what was returned
         assert _has_nan(got) or values_equal(decode(encode(got)), got, None, False)
+
+
+# -- what a case's record carries back, as the verdict reads it --------------------------------
+TAGGED = st.recursive(JSON_SCALARS | st.fixed_dictionaries({"$float": ANY_TEXT | st.sampled_from(["nan", "inf", "-inf"])})
+                      | st.fixed_dictionaries({"$bytes": ANY_TEXT | st.just("00ff")}),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3)
+                      | st.fixed_dictionaries({"$tuple": inner}) | st.fixed_dictionaries({"$set": inner})
+                      | st.fixed_dictionaries({"$frozenset": inner}) | st.fixed_dictionaries({"$dict": inner}),
+                      max_leaves=10)
+
+
+@FIXED
+@given(st.fixed_dictionaries({"value": TAGGED}) | JSON_VALUES)
+def test_a_calls_verdict_is_ac_or_wa_for_any_record(out):
+    row = {"completion": "def f(x):\n    return x\n", "fn_name": "f",
+           "tests": json.dumps([{"args": [1], "output": [1, 2.5, "x"]}, {"args": [2], "output": {"a": None}}])}
+    check = build_check(Rollout(0, row), CheckOptions(test_style="call"))
+    for i in range(2):
+        verdict, msg = call_style.compare_output(check, i, out)
+        assert verdict in ("AC", "WA") and isinstance(msg, str)
+
+
+@FIXED
+@given(ANY_TEXT | st.fixed_dictionaries({"z": ANY_TEXT | st.binary(max_size=64).map(lambda b: base64.b64encode(b).decode())
+                                          | st.binary(max_size=64).map(lambda b: base64.b64encode(zlib.compress(b)).decode())})
+       | JSON_VALUES, st.sampled_from(["tokens", "exact", "lines-unordered", "float", "float:1e-3"]))
+def test_a_stdio_verdict_is_ac_or_wa_for_any_record(out, compare):
+    row = {"completion": "print(input())", "compare": compare, "tests": json.dumps([{"input": "1\n", "output": "1\n"}])}
+    check = build_check(Rollout(0, row), CheckOptions(test_style="stdio"))
+    verdict, msg = stdio_style.compare_output(check, 0, out)
+    assert verdict in ("AC", "WA") and isinstance(msg, str)
