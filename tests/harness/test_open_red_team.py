@@ -94,3 +94,22 @@ def test_program_code_run_uncalled_between_restores_scores_zero(graded, name, st
 def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
+
+
+# Call style (the value leaves the sandbox as tagged JSON, compared outside): the stdlib's exact
+# numeric types are no plain value there, so a right answer held in one is a runtime_error,
+# where Python (and APPS' and LiveCodeBench's graders) say `Fraction(2) == 2`.
+CALL_ROWS = {
+    "fraction_for_an_int": ("from fractions import Fraction\n\n\ndef f(x):\n    return Fraction(x + 1)\n", 2),
+    "decimal_for_a_float": ("from decimal import Decimal\n\n\ndef f(x):\n    return Decimal(x) + Decimal('0.5')\n", 1.5),
+}
+
+
+@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): a call's Fraction or Decimal return is 'not a plain value'")
+@pytest.mark.parametrize("name", sorted(CALL_ROWS))
+def test_call_style_stdlib_numbers_equal_as_python_says(name):
+    program, expected = CALL_ROWS[name]
+    row = {"completion": program, "tests": [{"args": [1], "output": expected}], "fn_name": "f"}
+    with Grader(ScoreOptions(concurrency=1, retry_delay=0.05)) as g:
+        [outcome] = g.grade([row])
+    assert outcome.reward == 1.0, (outcome.status, outcome.error)
