@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <dlfcn.h>
+#include <stdio.h>
 
 #if PY_VERSION_HEX >= 0x030C0000
 /* 3.12 deprecated ma_version_tag (watchers replace it): the restorer reads every value. */
@@ -458,6 +460,136 @@ seal_array_items(PyObject *self, PyObject *arrays)
     return PyLong_FromLong(sealed_count);
 }
 
+/* mmap.mmap's item assignment (red team rtx): `m[i] = v` checks i against the map's size, then
+ * converts v, whose __index__ may resize (mremap moves it) or close the map: the byte is written
+ * through the old pointer. Sealed as array.array's setter is: the index, the value and a slice's
+ * bounds are converted to exact ints first (whatever Python code that runs), then the module's own
+ * setter runs on plain ints, which run nothing. The setter is replaced in the type's slot and in
+ * its `__setitem__`/`__delitem__` wrappers, and in the module's static slot table, so a map type
+ * made by importing mmap again (multi-phase init makes a new class) gets the sealed one too. */
+static objobjargproc mmap_orig;
+
+static int
+mmap_sealed_ass(PyObject *self, PyObject *item, PyObject *value)
+{
+    PyObject *i2 = NULL, *v2 = NULL;
+    int r = -1;
+    if (PySlice_Check(item)) {
+        Py_ssize_t a, b, c;
+        if (PySlice_Unpack(item, &a, &b, &c) < 0)
+            return -1;
+        PyObject *pa = PyLong_FromSsize_t(a), *pb = PyLong_FromSsize_t(b), *pc = PyLong_FromSsize_t(c);
+        if (pa && pb && pc)
+            i2 = PySlice_New(pa, pb, pc);
+        Py_XDECREF(pa);
+        Py_XDECREF(pb);
+        Py_XDECREF(pc);
+        if (i2 == NULL)
+            return -1;
+        item = i2;
+    }
+    else if (!PyLong_CheckExact(item) && PyIndex_Check(item)) {
+        if ((i2 = PyNumber_Index(item)) == NULL)
+            return -1;
+        item = i2;
+    }
+    if (value != NULL && !PyLong_CheckExact(value) && PyIndex_Check(value)) {
+        if ((v2 = PyNumber_Index(value)) == NULL)
+            goto done;
+        value = v2;
+    }
+    r = mmap_orig(self, item, value);
+done:
+    Py_XDECREF(i2);
+    Py_XDECREF(v2);
+    return r;
+}
+
+/* the wrapper descriptors (`__setitem__`, `__delitem__`) of a type whose slot is `from` call `to` */
+static void
+mmap_rewrap(PyTypeObject *t)
+{
+    static const char *names[] = {"__setitem__", "__delitem__"};
+    for (int k = 0; k < 2; k++) {
+        PyObject *d = PyDict_GetItemString(t->tp_dict, names[k]);
+        if (d != NULL && Py_IS_TYPE(d, &PyWrapperDescr_Type) && ((PyWrapperDescrObject *)d)->d_wrapped == (void *)mmap_orig)
+            ((PyWrapperDescrObject *)d)->d_wrapped = (void *)mmap_sealed_ass;
+    }
+}
+
+/* seal_mmap_items(mmap_type) -> True once sealed. */
+static PyObject *
+seal_mmap_items(PyObject *self, PyObject *t)
+{
+    if (!PyType_Check(t) || strcmp(((PyTypeObject *)t)->tp_name, "mmap.mmap") != 0 ||
+            !(((PyTypeObject *)t)->tp_flags & Py_TPFLAGS_HEAPTYPE) || ((PyTypeObject *)t)->tp_as_mapping == NULL) {
+        PyErr_SetString(PyExc_TypeError, "seal_mmap_items takes mmap.mmap");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)t;
+    objobjargproc now = type->tp_as_mapping->mp_ass_subscript;
+    if (now == mmap_sealed_ass)
+        Py_RETURN_TRUE;
+    if (now == NULL || (mmap_orig != NULL && now != mmap_orig)) {
+        PyErr_SetString(PyExc_TypeError, "an mmap type whose setter this module does not know");
+        return NULL;
+    }
+    /* the module's static slot table: {Py_mp_ass_subscript, setter}, found in the module's own
+     * mapped file by its two words; exactly one, or nothing is patched */
+    Dl_info info;
+    if (!dladdr((void *)now, &info) || info.dli_fname == NULL) {
+        PyErr_SetString(PyExc_OSError, "the mmap module's file is not known");
+        return NULL;
+    }
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return NULL;
+    }
+    PyType_Slot *found = NULL;
+    int hits = 0, writable = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, maps)) {
+        unsigned long lo, hi;
+        char perms[8];
+        int off = 0;
+        if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &lo, &hi, perms, &off) < 3 || perms[0] != 'r')
+            continue;
+        char *path = line + off;
+        path[strcspn(path, "\n")] = 0;
+        if (strcmp(path, info.dli_fname) != 0)
+            continue;
+        for (uintptr_t at = lo; at + sizeof(PyType_Slot) <= hi; at += sizeof(void *)) {
+            PyType_Slot *slot = (PyType_Slot *)at;
+            if (slot->slot == Py_mp_ass_subscript && slot->pfunc == (void *)now) {
+                found = slot;
+                writable = perms[1] == 'w';  /* its page is put back as it was */
+                hits++;
+            }
+        }
+    }
+    fclose(maps);
+    if (hits != 1) {
+        PyErr_Format(PyExc_OSError, "the mmap module's slot table is not where this module looks (%d)", hits);
+        return NULL;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)found & ~(uintptr_t)(page - 1);
+    size_t len = ((uintptr_t)found + sizeof(PyType_Slot) > start + (uintptr_t)page) ? 2 * (size_t)page : (size_t)page;
+    if (!writable && mprotect((void *)start, len, PROT_READ | PROT_WRITE) != 0) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return NULL;
+    }
+    mmap_orig = now;
+    found->pfunc = (void *)mmap_sealed_ass;
+    if (!writable)
+        mprotect((void *)start, len, PROT_READ);
+    type->tp_as_mapping->mp_ass_subscript = mmap_sealed_ass;
+    mmap_rewrap(type);
+    PyType_Modified(type);
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
     {"held", held, METH_VARARGS, "held(seqs, idents) -> (indices of seqs changed, indices of idents changed)"},
     {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
@@ -465,6 +597,7 @@ static PyMethodDef methods[] = {
     {"changed", changed, METH_VARARGS, "changed(dicts, tags) -> indices of the dicts whose tag differs"},
     {"new_keys", new_keys, METH_VARARGS, "new_keys(d, known) -> the keys of the dict d not in the set known, in d's order"},
     {"seal_array_items", seal_array_items, METH_O, "seal_array_items(arrays) -> how many array item types are sealed"},
+    {"seal_mmap_items", seal_mmap_items, METH_O, "seal_mmap_items(mmap.mmap) -> True once its item setter is sealed"},
     {NULL, NULL, 0, NULL},
 };
 

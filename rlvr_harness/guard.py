@@ -646,8 +646,9 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
 
 
 def _seal_array_items() -> None:
-    """array.array's item setter converted first, then the index checked again: an __index__
-    that shrinks the array under the write was a write anywhere (rlvr_harness/_dictver.c)."""
+    """array.array's and mmap.mmap's item setters convert first, then check the index: an
+    __index__ that shrinks the array or resizes the map under the write was a write anywhere
+    (rlvr_harness/_dictver.c)."""
     try:
         from rlvr_harness import _dictver
     except ImportError:
@@ -657,6 +658,11 @@ def _seal_array_items() -> None:
         import array
 
         seal(tuple(array.array(t) for t in array.typecodes))
+    seal = getattr(_dictver, "seal_mmap_items", None)
+    if seal is not None:  # mmap.mmap's item setter likewise (a resize or close under the write)
+        import mmap
+
+        seal(mmap.mmap)
 
 
 def _neuter_signal_frames() -> None:

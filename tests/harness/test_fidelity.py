@@ -853,6 +853,72 @@ def test_an_arrays_item_conversion_cannot_shrink_it_under_the_write():
     assert set(out.values()) == {"refused"}, out
 
 
+MMAP_PROBE = """
+import json, mmap, sys
+from rlvr_harness.guard import Guard
+
+Guard().install()
+out = {}
+
+
+def attempt(name, setter, shrink):
+    m = mmap.mmap(-1, 1 << 20)
+
+    class Resizes:
+        def __index__(self):
+            m.resize(4096) if shrink == "resize" else m.close()
+            return 65
+
+    try:
+        setter(m, Resizes())
+        out[name + shrink] = "written"
+    except (IndexError, ValueError):
+        out[name + shrink] = "refused"
+
+
+for shrink in ("resize", "close"):
+    attempt("setitem", lambda m, v: m.__setitem__((1 << 20) - 1, v), shrink)
+    attempt("wrapper", lambda m, v: type(m).__setitem__(m, (1 << 20) - 2, v), shrink)
+    attempt("slice", lambda m, v: m.__setitem__(slice(v, (1 << 20) - 1), b"x" * ((1 << 20) - 66)), shrink)
+del sys.modules["mmap"]
+import mmap  # a second import makes a new class from the module's slot table
+attempt("reimported", lambda m, v: m.__setitem__((1 << 20) - 1, v), "resize")
+
+
+class Three:
+    def __index__(self):
+        return 3
+
+
+h = mmap.mmap(-1, 8)
+h[0] = 65
+h[1] = True
+h[Three()] = Three()
+h[4:6] = b"yz"
+h[-1] = 0x21
+out["honest"] = bytes(h).decode("latin-1")
+print(json.dumps(out))
+"""
+
+
+def test_a_maps_item_conversion_cannot_resize_it_under_the_write():
+    """mmap.mmap checks an item's index, then converts the value, whose __index__ can resize
+    the map (mremap moves it) or close it: the byte was written through the old pointer (red
+    team rtx: a crash, the same shape as array.array's). Sealed (_dictver.seal_mmap_items, from
+    Guard.install): index, value and a slice's bounds converted first, in the type's slot, its
+    `__setitem__` wrapper and the module's slot table (a map class made by a second import);
+    honest maps work as before."""
+    import json
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", MMAP_PROBE], capture_output=True, text=True, timeout=60, cwd=str(ROOT))
+    assert res.returncode == 0, (res.returncode, res.stderr[-2000:])
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out.pop("honest") == "A\x01\x00\x03yz\x00!", out
+    assert set(out.values()) == {"refused"}, out
+
+
 UNITTEST_TESTS = """\
 import unittest
 from solution import Acc
