@@ -590,6 +590,139 @@ seal_mmap_items(PyObject *self, PyObject *t)
     Py_RETURN_TRUE;
 }
 
+/* The frame fence (strict.py, docs/fidelity.md "Program code the tests run"): while a step of the
+ * tests runs, every frame of code the registry does not hold (the program's) that the check's
+ * thread enters from outside such a frame is fenced: `enter()` before it runs, `leave()` when it
+ * returns, raises or yields. A call of the tests (`f(x)`) reaches the program through a frame,
+ * and so do what the tests run without a call: an operator, a subscript, len()/str()/hash(),
+ * a generator's next step, a property, a key function a builtin calls back, a __del__.
+ * Inside a fenced frame the interpreter's own evaluator runs (no cost to the program's code);
+ * outside, every Python call goes through fence_eval (CPython does not inline a call while a
+ * PEP 523 evaluator is set). 3.11's frame layout only: elsewhere the module has no fence_frames
+ * and the harness fences the tests' calls alone. fence_frames() answers once per process (the
+ * worker, before any candidate): the switch it returns is held by the harness alone, and a
+ * candidate that imports this module gets nothing from calling it again. */
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+#define Py_BUILD_CORE 1
+#include <internal/pycore_frame.h>
+#undef Py_BUILD_CORE
+#define RLVR_FENCE 1
+
+static PyObject *fence_codes;  /* the registry's table: id(code) -> (code, flags) */
+static PyObject *fence_enter, *fence_leave;
+static PyThreadState *fence_thread;
+static int fence_on, fence_depth, fence_given, fence_failed;
+
+static int
+programs_code(PyCodeObject *co)
+{
+    PyObject *key = PyLong_FromVoidPtr(co);
+    if (key == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    PyObject *entry = PyDict_GetItemWithError(fence_codes, key);
+    Py_DECREF(key);
+    if (entry == NULL) {
+        PyErr_Clear();
+        return 1;
+    }
+    return !(PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) >= 1 && PyTuple_GET_ITEM(entry, 0) == (PyObject *)co);
+}
+
+static void
+fence_call(PyObject *fn)
+{
+    /* the frame's pending exception (a throw into a generator, a raise on the way out) is kept */
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    /* no collection while the state is read and put back: a finalizer or gc.callbacks of the
+     * program's would run inside, unfenced (red team rty); it runs after, fenced */
+    int gc_was = PyGC_Disable();
+    PyObject *r = PyObject_CallNoArgs(fn);
+    if (gc_was)
+        PyGC_Enable();
+    if (r == NULL) {
+        PyErr_Clear();  /* the step fails: switch() says so when it stops (fail closed) */
+        fence_failed = 1;
+    }
+    Py_XDECREF(r);
+    PyErr_Restore(et, ev, tb);
+}
+
+static PyObject *
+fence_eval(PyThreadState *ts, struct _PyInterpreterFrame *f, int throwflag)
+{
+    if (!fence_on || fence_depth || ts != fence_thread)
+        return _PyEval_EvalFrameDefault(ts, f, throwflag);
+    /* entered outside a fenced frame: the program's code or anyone's? (errors kept aside) */
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    int program = programs_code(f->f_code);
+    PyErr_Restore(et, ev, tb);
+    if (!program)
+        return _PyEval_EvalFrameDefault(ts, f, throwflag);
+    fence_depth = 1;
+    fence_call(fence_enter);
+    _PyInterpreterState_SetEvalFrameFunc(ts->interp, _PyEval_EvalFrameDefault);
+    PyObject *r = _PyEval_EvalFrameDefault(ts, f, throwflag);
+    if (fence_on)
+        _PyInterpreterState_SetEvalFrameFunc(ts->interp, fence_eval);
+    fence_call(fence_leave);
+    fence_depth = 0;
+    return r;
+}
+
+static PyObject *
+fence_switch(PyObject *self, PyObject *args)
+{
+    PyObject *enter = Py_None, *leave = Py_None;
+    if (!PyArg_ParseTuple(args, "|OO", &enter, &leave))
+        return NULL;
+    PyThreadState *ts = PyThreadState_Get();
+    if (enter == Py_None) {
+        int failed = fence_failed;
+        fence_on = fence_failed = 0;
+        _PyInterpreterState_SetEvalFrameFunc(ts->interp, _PyEval_EvalFrameDefault);
+        return PyBool_FromLong(failed);
+    }
+    if (!PyCallable_Check(enter) || !PyCallable_Check(leave)) {
+        PyErr_SetString(PyExc_TypeError, "enter and leave must be callable");
+        return NULL;
+    }
+    Py_INCREF(enter);
+    Py_INCREF(leave);
+    Py_XSETREF(fence_enter, enter);
+    Py_XSETREF(fence_leave, leave);
+    fence_on = 1;
+    fence_depth = fence_failed = 0;
+    fence_thread = ts;
+    _PyInterpreterState_SetEvalFrameFunc(ts->interp, fence_eval);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef fence_switch_def = {"fence_switch", fence_switch, METH_VARARGS,
+                                       "switch(enter, leave): fence the program's frames; switch(): stop, True if enter or leave failed"};
+
+/* fence_frames(codes) -> switch, once per process */
+static PyObject *
+fence_frames(PyObject *self, PyObject *codes)
+{
+    if (!PyDict_Check(codes)) {
+        PyErr_SetString(PyExc_TypeError, "fence_frames takes the registry's dict of codes");
+        return NULL;
+    }
+    if (fence_given) {
+        PyErr_SetString(PyExc_RuntimeError, "the frame fence is given once per process");
+        return NULL;
+    }
+    fence_given = 1;
+    Py_INCREF(codes);
+    fence_codes = codes;
+    return PyCFunction_New(&fence_switch_def, NULL);
+}
+#endif
+
 static PyMethodDef methods[] = {
     {"held", held, METH_VARARGS, "held(seqs, idents) -> (indices of seqs changed, indices of idents changed)"},
     {"put_back", put_back, METH_VARARGS, "put_back(d, items) -> how many of the items were set again in d"},
@@ -598,6 +731,9 @@ static PyMethodDef methods[] = {
     {"new_keys", new_keys, METH_VARARGS, "new_keys(d, known) -> the keys of the dict d not in the set known, in d's order"},
     {"seal_array_items", seal_array_items, METH_O, "seal_array_items(arrays) -> how many array item types are sealed"},
     {"seal_mmap_items", seal_mmap_items, METH_O, "seal_mmap_items(mmap.mmap) -> True once its item setter is sealed"},
+#ifdef RLVR_FENCE
+    {"fence_frames", fence_frames, METH_O, "fence_frames(codes) -> switch(enter, leave) / switch(), once per process"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

@@ -68,6 +68,9 @@ class Registry(NamedTuple):
     names: Callable[[Any], frozenset]  # names a code object mentions (co_names, string constants)
     scan: Callable[[], None]  # everything alive in this process now (before any candidate code)
     verified: Callable[[Any, Callable[[str], bytes], Callable[[bytes], Any], Callable[..., Any]], bool]
+    # the frame fence over its table (_dictver.fence_frames: once per process), or None where
+    # the extension or the interpreter has none
+    fence_frames: Callable[[], Any]
 
 
 def _flags_for(code: CodeType, category: int) -> int:
@@ -223,7 +226,15 @@ def make_registry() -> Registry:
         except (SyntaxError, ValueError):
             return False
 
-    return Registry(category, flags, add, library_class, add_class, add_module, names, scan, verified)
+    def fence_frames() -> Any:
+        try:
+            from rlvr_harness import _dictver
+        except ImportError:
+            return None
+        make = getattr(_dictver, "fence_frames", None)
+        return make(codes) if make is not None else None
+
+    return Registry(category, flags, add, library_class, add_class, add_module, names, scan, verified, fence_frames)
 
 
 def _cache_path(source: str) -> str | None:

@@ -656,6 +656,7 @@ def snapshot_common() -> None:
     guard.install()
     _PREBUILT["guard"] = guard
     _PREBUILT["asserts"] = _asserts_state(guard.registry)
+    _PREBUILT["frames"] = guard.registry.fence_frames()  # once per process: the checks' each
     _prebuild_loaded()
     base = _base_restorer()
     if base is not None:
@@ -820,7 +821,7 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[.
     if base_part is not None:
         parts = (base_part[1], *parts)
 
-    def restore(*, _check=False, _streams=vars(sys), _stream_names=STREAMS, _parts=parts, _changed=_DICTVER and _DICTVER.changed,
+    def restore(*, _check=False, _token=False, _streams=vars(sys), _stream_names=STREAMS, _parts=parts, _changed=_DICTVER and _DICTVER.changed,
                 _tags=_DICTVER and _DICTVER.tags, _put_back=_DICTVER and _DICTVER.put_back, _get=dict.get,
                 _range=range, _len=len, _setattr=type.__setattr__, _delattr=type.__delattr__, _missing=object(),
                 _list=list, _set=set, _seqs=held_seqs, _idents=held_idents, _type=type,
@@ -833,6 +834,11 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[.
                 _restore_table=_restore_held_table, _pre_modules=pre_modules, _llives=loaded_lives,
                 _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> bool:
         # _check: whether anything would be put back (strict's fence), changing nothing
+        if _token:  # what the held state is now, changing nothing (strict's frame fence)
+            return (_tags(_llives), _tuple(_tags(_lives) for _lives, _table, _known in _parts),
+                    _tuple(_tuple(_map(_id, seq)) if _type(seq) is _list_type else _frozenset(_map(_id, seq))
+                           if _type(seq) is _set_type else _bytes(seq) for seq, _items, _ids in _seqs),
+                    _tuple((_type(obj), own is not None and _id(_get_dict(obj))) for obj, _cls, own in _idents))
         # every module loaded before the candidate (LOADED): by name, found changed by tag
         for i in (_changed(_llives, _lknown) if _lknown is not None else _range(_len(_llives))):
             if _check:
@@ -1233,6 +1239,11 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
     for name in imports:  # the tests' modules as they are before the candidate runs (strict call())
         helpers[strict.REGISTER](sys.modules.get(name))
     helpers[strict.RESTORER](restore)  # pandas' comparisons run on pandas as it was (strict.pandas_op)
+    set_frames, frames_on, frames_off = helpers[strict.FRAMES]
+    switch = _TAKEN.pop("frames", None)
+    if switch is not None:
+        set_frames(switch)
+    del switch
     link = strict.link
     linked = [(sid, link(step_code, helpers), is_check, lines, sets) for sid, step_code, is_check, lines, sets in compiled]
     run, make_tns, crash_line_of, before_crash, describe = exec, test_namespace, _crash_line, _before_crash, last_line
@@ -1262,6 +1273,10 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
     no_lines: frozenset[int] = frozenset()
     for sid, step_code, is_check, soft, sets in linked:
         lines = soft[0] if soft else None
+        # The program's frames the step enters are fenced (strict: frame fence), from before
+        # this restore on: a gc callback or finalizer of the program's that ran between the
+        # restore and the arming left its change standing as if the tests had made it (rty).
+        frames_on()
         restore()
         log(("active", lines or no_lines))
         mark = log(("mark",))
@@ -1269,14 +1284,17 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         try:
             run(step_code, tns)
         except MemoryError:
+            frames_off()
             report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
             return
         except BaseException as exc:
+            frames_off()
             # Where it left the tests is read before anything of the candidate's can run (the
             # exception's __str__ below may rewrite its traceback); its text never decides.
             crash_line = crash_line_of(exc, soft, is_tests) if soft else None
             failed = ("failed" if isinstance(exc, AssertionError) else "error", describe(exc))
         else:
+            frames_off()
             failed = None
         log(("active", no_lines))
         for dotted, attr in sets:  # the tests' own setup stands (only the candidate's is undone)
@@ -1472,7 +1490,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "late": provenance.LATE, "method_type": type(make_recorder.__get__(0)),
         "method_func": type(make_recorder.__get__(0)).__dict__["__func__"].__get__,
         "not_tests_fixture": "a fixture the test uses is not the tests' own (nor pytest's): {}",
-        "bound_modules": bound_modules, "dict_get": dict.get,
+        "bound_modules": bound_modules, "dict_get": dict.get, "frames": helpers[strict.FRAMES][1:],
     }
 
     def genuine(fn, *, _s=state):  # noqa: ANN001, ANN202
@@ -1608,11 +1626,15 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
             # this: pytest's items are the candidate's to reach (red team rt15)
             ran[nodeid] = "error:" + _s["params_changed"]
             raise _s["error"](_s["params_changed"])
+        frames_on, frames_off = _s["frames"]
+        frames_on()  # the program's frames the test enters are fenced (strict: frame fence)
         try:
             result = fn(**args)
         except _s["base_exc"] as exc:
+            frames_off()
             ran[nodeid] = "outcome" if _s["isinstance"](exc, _s["outcome_exc"]) else "failed"
             raise
+        frames_off()
         if key is not None:
             seen = _s["bodies"].pop(key)
             if not seen[0] or seen[1]:
@@ -1643,6 +1665,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                     target = _s["setup_target"](namespace, dotted)
                     if target is not None:
                         _s["adopt"](target, (attr,))
+        _s["frames"][0]()  # fenced from before the restore on: the fixtures' changes are the tests'
         _s["restore"]()
         module = _s["getattr"](item, "module", None)
         if _s["bound_modules"] and _s["type"](module) is _s["module_type"]:
@@ -1698,14 +1721,17 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         else:
             def witnessed(*args, _m=method, _id=nodeid, _ran=_s["ran"], _base=_s["base_exc"],  # noqa: ANN202
                           _out=_s["outcome_exc"], _isinstance=_s["isinstance"], _key=key, _bodies=_s["bodies"],
-                          _fail=_s["error"], _why=_s["body_not_run"], **kwargs):
+                          _fail=_s["error"], _why=_s["body_not_run"], _frames=_s["frames"], **kwargs):
                 if _key is not None:
                     _bodies[_key] = [0, 0]
+                _frames[0]()
                 try:
                     result = _m(*args, **kwargs)
                 except _base as exc:
+                    _frames[1]()
                     _ran[_id] = "outcome" if _isinstance(exc, _out) else "failed"
                     raise
+                _frames[1]()
                 if _key is not None:
                     seen = _bodies.pop(_key)
                     if not seen[0] or seen[1]:
@@ -2346,6 +2372,10 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
     log = strict.failure_log(forked)
     guard = _make_guard(payload, (testfile, os.path.realpath(testfile)))
     helpers = strict.make_namespace(log, guard.registry if isinstance(guard, Guard) else None, forked)
+    switch = _TAKEN.pop("frames", None)
+    if switch is not None:
+        helpers[strict.FRAMES][0](switch)
+    del switch
     _strict_rewrite_hook(testfile, helpers, payload.tests, guard.trust if isinstance(guard, Guard) else None)
     attributed = [0]
     progress: dict[str, Any] = {"collected": [], "reported": set()}
@@ -2362,6 +2392,7 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
     # Everything used after pytest returns is taken now: the candidate has run by then, and the
     # fingerprint check, this module's globals and builtins are all within its reach.
     changes = _fingerprinter()
+    frames_off = helpers[strict.FRAMES][2]
     as_int = int
     disarm = guard.disarm
     _len = len
@@ -2379,6 +2410,7 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
         pass
     restore_now()
     code = as_int(pytest.main(pytest_args(testfile, testdir), plugins=[recorder]))
+    frames_off()  # armed by a test's setup whose call never came (a fixture failed)
     disarm()
     for nodeid in progress["collected"]:
         if nodeid not in progress["reported"]:  # pytest stopped before this test had its say

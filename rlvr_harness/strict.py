@@ -55,6 +55,7 @@ PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
 RESTORER = "__rlvr_restorer__"  # not a helper either: the runner hands its restore() over (pandas)
 FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the pytest recorder
+FRAMES = "__rlvr_frames__"  # not a helper: the runner hands over the frame fence's switch (see fence)
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
     "fail", "assertEqual", "assertEquals", "failUnlessEqual", "assertNotEqual", "assertNotEquals", "failIfEqual",
@@ -2047,13 +2048,64 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             return False
         return not library_class(f if _type in mro_of(t) else t)
 
+    # The frame fence (_dictver.fence_frames, where built): every frame of the program's that
+    # the tests enter, with a call or without one (an operator, a subscript, len(), iteration
+    # of its generator, a property, a key function, a __del__), runs between frame_enter and
+    # frame_leave: held state put back when it returns or yields. Where the state is not clean
+    # when it starts (the tests patched a library: mock.patch, monkeypatch), that is the tests'
+    # and stands; the program changing it further fails the step (fail closed).
+    frames: list[Any] = [None, False]  # the switch; armed
+    entry: list[Any] = [True, None, None]  # clean at entry; the state's token if not; sys' streams
+
+    def set_frames(switch: Any) -> None:
+        if frames[0] is None:
+            frames[0] = switch
+
+    def frame_enter() -> None:
+        restore = pandas_state["restore"]
+        entry[2] = [sys_dict.get(n) for n in streams]
+        entry[0] = not restore(_check=True)
+        entry[1] = None if entry[0] else restore(_token=True)
+
+    def frame_leave() -> None:
+        restore = pandas_state["restore"]
+        if entry[0]:
+            # put back until nothing is left: putting a value back drops the program's, whose
+            # __del__ or weakref callback runs right then, inside this (red team rty)
+            for _ in _range(4):
+                if not restore(_check=True):
+                    break
+                restore()
+            else:
+                log(("fail", "hard", 0, "failed", "the program's state change outlived the restores"))
+        elif restore(_token=True) != entry[1]:
+            msg = "the program changed a library's state while the tests held it changed"
+            log(("fail", "hard", 0, "failed", msg))
+        for n, v in _zip(streams, entry[2]):
+            if sys_dict.get(n) is not v:
+                sys_dict[n] = v
+
+    def frames_on() -> None:
+        """Fence the program's frames (a step of the tests begins)."""
+        if frames[0] is not None and pandas_state["restore"] is not None:
+            frames[1] = True
+            entry[0], entry[1] = True, None
+            frames[0](frame_enter, frame_leave)
+
+    def frames_off() -> None:
+        if frames[1]:
+            frames[1] = False
+            if frames[0]():  # enter or leave failed somewhere: what they guard is unknown
+                log(("fail", "hard", 0, "failed", "the frame fence failed"))
+
     def fence(f: Any, /, *args: Any, **kwargs: Any) -> Any:
         """A call into the program: held state put back as it returns, if clean when it began
-        (docs/fidelity.md, rt15 #11); sys' streams stay as they were. Outermost call only."""
+        (docs/fidelity.md, rt15 #11); sys' streams stay as they were. Outermost call only.
+        Where the frame fence is armed, it fences this call's frames (and every other)."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
         restore = pandas_state["restore"]
-        if restore is None or fence_depth[0] or not programs(f) or restore(_check=True):
+        if frames[1] or restore is None or fence_depth[0] or not programs(f) or restore(_check=True):
             return f(*args, **kwargs)
         fence_depth[0] = 1
         held = [sys_dict.get(n) for n in streams]
@@ -2268,7 +2320,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
                ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
-               "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call}
+               "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call,
+               FRAMES: (set_frames, frames_on, frames_off)}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict

@@ -2,7 +2,8 @@
 marked xfail(strict=True): the fix that closes one flips its test, and the fixture then moves
 into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
 
-tests/hacks/open/: wrong programs that score 1.0. The program's own code runs where the fence
+tests/hacks/open/: wrong programs that score 1.0 (none now: the frame fence closed rty's five, which
+moved to tests/hacks/; their unittest variants are graded here). The program's own code ran where the fence
 does not see it: without being called, on the tests' thread, after the restorer put the held
 state back (a finalizer of the value it returned, a self-renewing cyclic finalizer,
 gc.callbacks), or in an implicit call (a generator's body run by the tests' max(), a property
@@ -56,13 +57,16 @@ def _cases(folder: Path) -> list[tuple[str, str]]:
 
 
 HACK_CASES = _cases(OPEN_HACKS)
+# the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
+UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
+                  if "unittest" in _own_tests(path)]
 HONEST_CASES = _cases(OPEN_HONEST)
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
-    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HONEST, HONEST_CASES)):
+    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
             tests = _own_tests(path) or STANDARD
@@ -74,13 +78,13 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(HACK_CASES) >= 15 and len(HONEST_CASES) >= 15
+    assert len(UNITTEST_CASES) >= 5 and len(HONEST_CASES) >= 15
 
 
-@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): program code the fence does not see (finalizers and gc "
-                   "callbacks after a restore, a generator's body, a property getter) changes held state")
-@pytest.mark.parametrize("name,style", HACK_CASES)
-def test_program_code_run_uncalled_between_restores_scores_zero(graded, name, style):
+@pytest.mark.parametrize("name,style", UNITTEST_CASES)
+def test_the_corpus_hacks_score_zero_under_unittest_too(graded, name, style):
+    """Program code the tests run without calling it (finalizers and gc callbacks after a
+    restore, a generator's body, a property getter) changed held state: fenced by the frame fence."""
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
