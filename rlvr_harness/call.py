@@ -61,25 +61,51 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") 
     for i, case in enumerate(cases):
         args = decode(list(case.args))
         kwargs = decode(dict(case.kwargs))
-        limit = each.case_cpu()
-        res = run_process(_caller(factory, args, kwargs), None, limit, each.case_wall(),
-                          each.output_cap, want_extra=True)
-        output = None
-        msg = each.describe(res, limit)
-        if res.verdict == "OK":
-            try:
-                sent = json.loads(res.extra.decode("utf-8"))
-                if "error" in sent:
-                    res.verdict, msg = "RE", "RE: " + str(sent["error"])[:400]
-                else:
-                    output = {"value": sent["value"]}  # wrapped: a None return is a value too
-            except (ValueError, KeyError, TypeError):
-                res.verdict, msg = "RE", "RE: the case reported no result"
+        res, output, msg, raised = _attempt(_caller(factory, args, kwargs), each)
+        if raised and each.used + res.cpu_s < each.budget_s:
+            # A case raised in the fork of the loaded program. What the program opened at import
+            # may not survive a fork (a sqlite3 connection: "disk I/O error"), where the
+            # reference graders call in the process that imported it: the case runs once more
+            # in a process that runs the program's top level afresh, for itself alone, so no
+            # case sees another's state either way. Both runs are charged to the row's budget.
+            each.used += res.cpu_s
+            res, output, msg, raised = _attempt(_caller(_fresh(code, fn_name), args, kwargs), each)
         report({"ev": "test", "id": f"case:{i}", "outcome": "passed" if res.verdict == "OK" else "error",
                 "msg": msg, "output": output})
         if each.spend(res.cpu_s, i, len(cases), report) or (res.verdict != "OK" and each.stop_on_fail):
             break
     report({"ev": "done"})
+
+
+def _attempt(call: Callable[[], None], each: RunBudget) -> tuple[Any, dict[str, Any] | None, str, bool]:
+    """One run of a case: (result, output, message, whether the function raised)."""
+    limit = each.case_cpu()
+    res = run_process(call, None, limit, each.case_wall(), each.output_cap, want_extra=True)
+    output = None
+    msg = each.describe(res, limit)
+    raised = False
+    if res.verdict == "OK":
+        try:
+            sent = json.loads(res.extra.decode("utf-8"))
+            if "error" in sent:
+                res.verdict, msg, raised = "RE", "RE: " + str(sent["error"])[:400], True
+            else:
+                output = {"value": sent["value"]}  # wrapped: a None return is a value too
+        except (ValueError, KeyError, TypeError):
+            res.verdict, msg = "RE", "RE: the case reported no result"
+    return res, output, msg, raised
+
+
+def _fresh(code: Any, fn_name: str) -> Callable[[], Callable[..., Any]]:
+    """A factory that runs the program's top level in this process first (the case's own)."""
+    def make() -> Callable[..., Any]:  # pragma: no cover - the grandchild
+        module = types.ModuleType("solution")
+        module.__file__ = os.path.abspath("solution.py")
+        sys.modules["solution"] = module
+        exec(code, module.__dict__)
+        return find_target(module, fn_name)()
+
+    return make
 
 
 def _caller(factory: Callable[[], Callable[..., Any]], args: list, kwargs: dict) -> Callable[[], None]:

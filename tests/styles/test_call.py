@@ -215,6 +215,23 @@ def test_cases_do_not_share_state(grader):
 
 
 @requires_root
+def test_a_connection_the_program_opened_at_import_works_in_every_case(grader):
+    """A sqlite3 connection opened at module level does not survive the fork a case runs in
+    ("disk I/O error", red team rtx); the reference graders call in the process that imported
+    the program. A case that raised runs once more where the program's top level ran afresh
+    for it alone: the honest program passes, and cases still share nothing."""
+    sqlite = ("import os, sqlite3, tempfile\n_db = sqlite3.connect(os.path.join(tempfile.mkdtemp(), 't.db'))\n"
+              "_db.execute('create table t (x real)')\n"
+              "def f(x):\n    _db.execute('delete from t')\n    _db.execute('insert into t values (?)', (x,))\n"
+              "    (v,) = _db.execute('select x + 1 from t').fetchone()\n    return type(x)(v)\n")
+    raises_on_reuse = ("calls = []\ndef f(x):\n    calls.append(x)\n    if len(calls) > 1:\n        raise ValueError(calls)\n"
+                       "    return x + 1\n")
+    cases = [{"args": [1], "output": 2}, {"args": [2.5], "output": 3.5}, {"args": [-3], "output": -2}]
+    got = [(o.status, o.case_verdicts) for o in grader.grade([row(sqlite, cases), row(raises_on_reuse, cases)])]
+    assert got == [("pass", ("AC", "AC", "AC")), ("pass", ("AC", "AC", "AC"))], got
+
+
+@requires_root
 def test_the_program_and_its_cases_hold_no_raw_memory_module(grader):
     """The program runs in the harness's process and each case in a fork of it: neither holds
     ctypes (red team A2), which the harness once loaded to make its process not dumpable, as
