@@ -89,9 +89,9 @@ _POOLS: "weakref.WeakKeyDictionary[Backend, ThreadPoolExecutor]" = weakref.WeakK
 
 
 def _validator(check: Check) -> Any:
-    """The output-validator module for a stdio check, else None: only stdio checks have
-    output validators, and importing it (the stdio harness) costs every CLI start ~35 ms."""
-    if check.style != "stdio":
+    """The output-validator module for a check that has an output validator, else None:
+    importing it (the stdio harness) costs every CLI start ~35 ms."""
+    if check.output_validator is None:
         return None
     from rlvr_grade.scoring import validator
 
@@ -318,9 +318,8 @@ class Grader:
         upgrade must not serve the old compiler's rewards. Python rows need none, so a Python
         run never pays for asking a toolchain its version."""
         langs = {check.language}
-        validator = _validator(check)
-        if validator is not None and validator.needs_validator(check) and check.judge.validator is not None:
-            langs.add(check.judge.validator.language)
+        if check.output_validator is not None:
+            langs.add(check.output_validator.language)
         langs.discard("python")
         if not langs:
             return self._key_context
@@ -419,7 +418,7 @@ class Grader:
         except SandboxError as exc:
             return scoring.infrastructure_failure(str(exc))
         validator = _validator(check)
-        if validator is not None and validator.needs_validator(check):  # the output validator: its own sandbox check
+        if validator is not None:  # the output validator: its own sandbox check
             try:
                 ex = with_retries(lambda: validator.validate(self.backend, check, ex), retries, delay, self.health)
             except BackendUnavailable:

@@ -150,6 +150,12 @@ class Check:
         elif type(self.options) is not kind:
             raise TypeError(f"a {self.style} check takes {kind.__name__}, not {type(self.options).__name__}")
 
+    @property
+    def output_validator(self) -> Validator | None:
+        """The output validator this check's outputs go through (scoring/validator.py: a second
+        check), else None: a stdio check's alone (a call check's outputs are values)."""
+        return self.judge.validator if self.style == "stdio" else None
+
     def payload(self) -> CheckPayload:
         """The part of the check that enters the sandbox (no expected outputs)."""
         return CheckPayload(style=self.style, program=self.program, tests=self.tests, setup=self.setup,

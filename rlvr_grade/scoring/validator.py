@@ -16,15 +16,11 @@ from rlvr_harness.stdio import unpack_output
 from rlvr_harness.wire import CaseOptions, ValidatedCase, ValidateOptions
 
 
-def needs_validator(check: Check) -> bool:
-    return check.style == "stdio" and check.judge.validator is not None
-
-
 def validator_check(check: Check, ex: Execution) -> Check | None:
     """The second check that runs the output validator over every case that ran cleanly. The
     answers and the candidate's outputs enter *this* sandbox, which runs no candidate code."""
-    v = check.judge.validator
-    assert v is not None and isinstance(check.options, CaseOptions)  # needs_validator(check)
+    v = check.output_validator
+    assert v is not None and isinstance(check.options, CaseOptions)  # api.py runs this for such a check only
     inputs = check.options.inputs
     cases = []
     for rec in ex.records:
@@ -74,8 +70,8 @@ def apply_validation(check: Check, ex: Execution, vex: Execution) -> Execution:
         if r.id == "binary":
             if isinstance(r.output, str) and r.outcome == "passed":
                 with _LOCK:
-                    if check.judge.validator is not None:
-                        _BINARIES.setdefault(_validator_key(check.judge.validator), r.output)
+                    if check.output_validator is not None:
+                        _BINARIES.setdefault(_validator_key(check.output_validator), r.output)
             continue
         msg = r.message or ""
         if r.outcome == "passed":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -254,6 +255,25 @@ def test_a_stdio_row_is_judged_once(monkeypatch):
     recs = tuple(Record(f"case:{i}", "passed", "", pack_output(b"1\n")) for i in range(2))
     out = score(check, Execution(0, None, "", "", 0.1, 0.1, 1.0, None, recs, True), RewardConfig(), 1.0)
     assert (out.status, out.case_verdicts) == ("pass", ("AC", "AC")) and calls == [0, 1]
+
+
+def test_whether_a_check_has_an_output_validator_is_asked_in_one_place():
+    # api.py (`_validator`: "is this stdio?") and scoring/validator.py (`needs_validator`:
+    # "stdio, with a validator?") asked it twice, and api.py asked both. Check.output_validator
+    # answers it (types.py); nothing else reads a judge's validator.
+    from rlvr_grade.types import Judge, Validator
+
+    reads = [(rel, node.lineno) for rel, tree in _trees() for node in ast.walk(tree)
+             if isinstance(node, ast.Attribute) and node.attr == "validator" and isinstance(node.value, ast.Attribute)
+             and node.value.attr == "judge"]
+    assert [rel for rel, _ in reads] == ["rlvr_grade/types.py"], reads
+    v = Validator(files=(("check.py", "import sys\n"),), main="check.py", language="python")
+    stdio = build_check(Rollout(0, {"completion": "print(1)", "tests": [{"input": "", "output": "1"}]}),
+                        CheckOptions(test_style="stdio", validator=v))
+    assert stdio.output_validator == v
+    call = build_check(Rollout(0, {"completion": "def f():\n    return 1\n",
+                                   "tests": {"fn_name": "f", "inputs": [[]], "outputs": [1]}}), CheckOptions(test_style="call"))
+    assert call.output_validator is None and replace(call, judge=Judge(validator=v)).output_validator is None
 
 
 def test_the_library_special_cases_no_backend_by_name():
