@@ -507,7 +507,7 @@ def imported_names(tree: ast.AST) -> set[str]:
     """Names the tests bind with `from X import name [as alias]` (X a library: not the
     program's `solution`, not relative), pytest.approx's aside (marked on their own)."""
     names: set[str] = set()
-    for n in ast.walk(tree):
+    for n in _statements(tree):
         if isinstance(n, ast.ImportFrom) and n.module and not n.level and n.module.split(".")[0] != "solution":
             names.update(a.asname or a.name for a in n.names if a.name not in ("*", "approx"))
     return names
@@ -529,16 +529,42 @@ def approx_aliases(tree: ast.AST) -> set[str]:
     `ap = pytest.approx`, `close = functools.partial(ap, rel=1e-3)` (calls of them are marked
     like calls of `approx`)."""
     names = {"approx"}
-    nodes = [n for n in ast.walk(tree) if isinstance(n, (ast.ImportFrom, ast.Assign))]
+    # (node, names its value reads, whether it reads an attribute `approx`): each value walked once
+    nodes = [(n, {m.id for m in ast.walk(n.value) if isinstance(m, ast.Name)},
+              any(isinstance(m, ast.Attribute) and m.attr == "approx" for m in ast.walk(n.value)))
+             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) else (n, None, False)
+             for n in _statements(tree) if isinstance(n, (ast.ImportFrom, ast.Assign))]
     for _ in range(3):
-        for n in nodes:
+        for n, reads, approx in nodes:
             if isinstance(n, ast.ImportFrom):
                 names.update(a.asname for a in n.names if a.name == "approx" and a.asname)
-            elif len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) and any(
-                    (isinstance(m, ast.Name) and m.id in names) or (isinstance(m, ast.Attribute) and m.attr == "approx")
-                    for m in ast.walk(n.value)):
+            elif reads is not None and (approx or not reads.isdisjoint(names)):
                 names.add(n.targets[0].id)
     return names
+
+
+# The fields of a node that hold statements (or the handlers and match cases holding them):
+# no statement is ever inside an expression, so a search for statements need not enter one.
+_STATEMENT_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers", "cases"))
+
+
+def _statements(tree: ast.AST) -> list[ast.AST]:
+    """Every statement of `tree` (handlers and match cases too), in ast.walk's order, without
+    walking any expression: the tests' statement finders (imported_names, approx_aliases)
+    walked every node of the tests, a HumanEval+ test's ~20k literal nodes included."""
+    from collections import deque
+
+    found: list[ast.AST] = []
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        found.append(node)
+        for field in node._fields:
+            if field in _STATEMENT_FIELDS:
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    todo.extend(v for v in value if isinstance(v, ast.AST))
+    return found
 
 
 # Builtins a function may read and still run with Python's operators on plain arguments (see
@@ -632,16 +658,17 @@ def _only_read(fn: ast.AST) -> bool:
     arguments (see make_namespace's plain_call) and nobody can tell."""
     a = fn.args
     params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, *(x for x in (a.vararg, a.kwarg) if x))}
-    parents: dict[int, ast.AST] = {}
-    for node in ast.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
-    for node in ast.walk(fn):
-        if type(node) is not ast.Name or node.id not in params:
+    # one pass, each node with its parent (every use must pass: the order does not matter)
+    stack: list[tuple[ast.AST, ast.AST | None]] = [(fn, None)]
+    while stack:
+        node, parent = stack.pop()
+        if type(node) is not ast.Name:
+            stack.extend((child, node) for child in ast.iter_child_nodes(node))
+            continue
+        if node.id not in params:
             continue
         if not isinstance(node.ctx, ast.Load):
             return False  # rebound: fine in itself, but then what is read is not the argument
-        parent = parents.get(id(node))
         t = type(parent)
         if t in (ast.Compare, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.FormattedValue, ast.IfExp):
             continue
