@@ -594,11 +594,10 @@ class CheckLimits:
 
 @dataclass(frozen=True)
 class CheckRequest:
-    """One check's request. `token`, `seccomp`, `uid`, `announce` and `private_tmp` are the
+    """One check's request. `token`, `seccomp`, `uid` and `announce` are the
     one-shot runner's (sandbox/inner.py; sandbox/remote.py sets them): the token its result
     line carries, the grader's compiled syscall filter (seccomp.Filter.portable), the uid to
-    run the check as, whether to mark the check's start on stdout (inner.STARTS_MARK), whether
-    to mount a fresh /tmp."""
+    run the check as, whether to mark the check's start on stdout (inner.STARTS_MARK)."""
 
     payload: CheckPayload
     limits: CheckLimits = field(default_factory=CheckLimits)
@@ -606,7 +605,6 @@ class CheckRequest:
     seccomp: dict[str, Any] | None = None
     uid: int | None = None
     announce: bool = False
-    private_tmp: bool = False
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"payload": self.payload.to_wire(), "limits": self.limits.to_wire()}
@@ -618,8 +616,6 @@ class CheckRequest:
             out["uid"] = self.uid
         if self.announce:
             out["announce"] = True
-        if self.private_tmp:
-            out["private_tmp"] = True
         return out
 
     @classmethod
@@ -636,5 +632,4 @@ class CheckRequest:
             seccomp=seccomp,
             uid=None if uid is None else _int(what, "uid", uid, minimum=0),
             announce=_bool(what, "announce", o.get("announce", False)),
-            private_tmp=_bool(what, "private_tmp", o.get("private_tmp", False)),
         )

@@ -168,8 +168,7 @@ def run_light(req: CheckRequest) -> dict[str, Any]:
             network = "own empty network namespace"
         except OSError:
             pass
-    if req.private_tmp and os.geteuid() == 0:
-        _private_tmp(req.limits.disk_mb)
+    shm = _shm_in_tmp() if os.geteuid() == 0 else "the outer sandbox's"
     # A uid of the request's choice (the gVisor backend names the one its generated /etc/passwd
     # lists), else one distinct per concurrent runner on the same kernel.
     uid = req.uid or UID_BASE + os.getpid() % 100000
@@ -178,7 +177,7 @@ def run_light(req: CheckRequest) -> dict[str, Any]:
     _use_shipped_filter(zygote, req)
     _announce(req)
     resp = zygote.execute(req)
-    resp["inner"] = {"mode": "light", "network": network}
+    resp["inner"] = {"mode": "light", "network": network, "shm": shm}
     return resp
 
 
@@ -206,21 +205,43 @@ def _under_tmp() -> bool:
     return any(os.path.realpath(p).startswith("/tmp/") for p in (sys.prefix, PACKAGE_DIR))
 
 
-def _private_tmp(disk_mb: int) -> None:
-    """A fresh tmpfs on /tmp and /dev/shm, in a mount namespace of this one-shot runner: under
-    `runsc do` the overlay shows the host's /tmp live (other checks' files, inputs kept there).
-    gVisor allows these mounts (not the propagation change or bind/move mounts)."""
-    from rlvr_grade.sandbox import linux
+# Where the check's POSIX shared memory lives when the outer sandbox's /dev/shm is not the
+# check's to write (gVisor's: root's, 0755): a folder of its /tmp, so the two share one cap.
+SHM_IN_TMP = "/tmp/.dev-shm"
+
+
+def _shm_in_tmp() -> str:
+    """Give the check a writable /dev/shm where the outer sandbox's is not (gVisor's is root's,
+    mode 0755: every multiprocessing Lock, Queue and Pool failed, honest code scoring 0): a
+    symlink to a folder of the check's own /tmp, one cap for both as in a local check. Left as
+    it is where it is writable (a Beam container's 1777) or /tmp is not the check's own (this
+    runner unpacked there). Says what it did, for the reply; a failure leaves /dev/shm as the
+    outer sandbox made it (closed: the check cannot write there, never more room)."""
+    import stat
+
+    from rlvr_grade.sandbox import linux, mounts
 
     try:
-        linux.unshare(linux.CLONE_NEWNS)
-        for d in ("/tmp", "/dev/shm"):
-            if d == "/tmp" and _under_tmp():
-                continue  # this runner was unpacked there (a Beam sandbox's working directory)
-            if os.path.isdir(d):
-                linux.mount("tmpfs", d, "tmpfs", linux.MS_NOSUID | linux.MS_NODEV, f"size={disk_mb}m,mode=1777")
+        st = os.lstat("/dev/shm")
     except OSError:
-        pass
+        st = None
+    if st is not None and (stat.S_ISLNK(st.st_mode) or st.st_mode & 0o002):
+        return "the outer sandbox's"
+    if _under_tmp():
+        return "the outer sandbox's (this runner is in /tmp)"
+    try:
+        if st is not None:
+            try:
+                linux.umount("/dev/shm", mounts.MNT_DETACH)  # gVisor mounts a tmpfs there
+            except OSError:
+                pass
+            os.rmdir("/dev/shm")
+        os.mkdir(SHM_IN_TMP, 0o1777)
+        os.chmod(SHM_IN_TMP, 0o1777)
+        os.symlink(SHM_IN_TMP, "/dev/shm")
+    except OSError as exc:
+        return f"the outer sandbox's, not writable ({exc.strerror})"
+    return f"a folder of the check's /tmp ({SHM_IN_TMP})"
 
 
 class LightZygote(Zygote):

@@ -1018,6 +1018,8 @@ GVISOR_ATTACKS = {
     "channel_flood_after_the_tests": ("fail",), "output_through_reopened_stdout": ("fail",),
     "root_escape_through_descriptors": ("fail",), "more_syscalls_refused": ("fail",), "proc_self_knobs": ("fail",),
     "host_identity": ("fail",), "import_the_grader": ("fail",), "grader_paths": ("fail",),
+    # /dev/shm is a folder of the check's /tmp under gVisor too (inner._shm_in_tmp): one cap
+    "disk_shared_by_tmp_and_shm": ("fail",),
 }
 
 
@@ -1057,6 +1059,8 @@ def test_attacks_are_contained_under_gvisor_too(gvisor, host, name, request):
         values["PATHS"] = [str(p) for p in planted]
     if name == "page_cache_nowait_probe":
         values["PATHS"] = []
+    if name == "disk_shared_by_tmp_and_shm":
+        values["DISK_MB"] = "16"  # the disk_mb of `limits` below
     if name == "host_identity":
         values.update(GRADER_PID=os.getpid(), HOSTNAME=socket.gethostname())
     if name == "import_the_grader":

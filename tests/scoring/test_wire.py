@@ -194,7 +194,7 @@ REQUEST_LIKE = st.fixed_dictionaries({"payload": st.fixed_dictionaries(
                                        "program_code", "files")})},
     optional={"limits": st.dictionaries(st.sampled_from(["cpu_s", "wall_s", "memory_mb", "processes", "output_bytes",
                                                          "file_bytes", "disk_mb", "other"]), JSON_VALUES),
-              **{k: JSON_VALUES for k in ("token", "seccomp", "uid", "announce", "private_tmp", "other")}})
+              **{k: JSON_VALUES for k in ("token", "seccomp", "uid", "announce", "other")}})
 
 
 @FIXED
@@ -214,7 +214,7 @@ def test_the_requests_backends_send_cross_as_they_are():
     local = dataclasses.replace(CHECK.request(), payload=dataclasses.replace(
         CHECK.payload(), prepared=Packed("cpython-311/0/6", "YWJj"), program_code=Packed("cpython-311/0/6", "ZGVm")))
     remote = dataclasses.replace(CHECK.request(), token="ab" * 16, seccomp={"arch": "x86_64", "program": "..."}, uid=300001,
-                                 announce=True, private_tmp=True)
+                                 announce=True)
     for req in (local, remote, dataclasses.replace(CHECK.request(), payload=dataclasses.replace(CHECK.payload(), send_prepared=True))):
         assert CheckRequest.from_wire(json.loads(json.dumps(req.to_wire()))) == req
     assert local.limits == CheckLimits(cpu_s=CHECK.limits.cpu_s, wall_s=CHECK.limits.effective_wall_s)
