@@ -517,6 +517,50 @@ def test_a_checks_peak_memory_is_its_own_never_an_earlier_checks_of_the_slot(tmp
     assert cg.peak_mark() == 0 and cg.peak_since(0) == 7 << 20
 
 
+@requires_root
+def test_the_cgroup_files_read_around_every_check_are_held_open_and_read_fresh_each_time():
+    """SlotCgroup holds the files a worker reads around every check (CPU used, PSI, OOM kills,
+    peak) open instead of walking /sys/fs/cgroup for each: a read through a held descriptor must
+    see the value now, not the first read's (a process that burnt CPU and raised the peak since
+    is counted; a reset peak reads low again), and remove() closes them."""
+    cg = cgroups.SlotCgroup(f"perf-held-{os.getpid()}")
+    try:
+        cpu0, peak0, oom0 = cg.cpu_ns(), cg.peak_bytes(), cg.oom_kills()
+        waited0 = cg.cpu_waited_us()
+        held = {os.readlink(f"/proc/self/fd/{fd}") for fd in cg.__dict__.get("_fds", {}).values()}
+        assert cg.cpu_file is None or cg.cpu_file in held, held
+        burn = ("import os, time\n"
+                "open(os.path.join(os.environ['CG'], 'cgroup.procs'), 'w').write('0')\n"
+                "b = bytearray(48 << 20)\nb[::4096] = b'x' * len(b[::4096])\n"
+                "t = time.process_time()\nwhile time.process_time() - t < 0.2: pass\n")
+        dirs = cg.dirs + ([cg.pressure_dir] if cg.pressure_dir else [])
+        for d in dirs:  # one process per hierarchy would do; every hierarchy's files are read
+            subprocess.run([sys.executable, "-c", burn], env={**os.environ, "CG": d}, check=True, timeout=60)
+        if cg.cpu_file is not None:
+            assert cg.cpu_ns() >= cpu0 + 150_000_000, (cpu0, cg.cpu_ns())
+        if cg.version == 1:
+            assert cg.peak_bytes() >= peak0 + (40 << 20), (peak0, cg.peak_bytes())
+            cg.configure(256 << 20, 16)  # resets the peak before the next check
+            cg.configure(256 << 20, 16)
+            assert cg.peak_bytes() < 8 << 20, cg.peak_bytes()
+        else:
+            assert cg.peak_bytes() >= peak0 + (40 << 20), (peak0, cg.peak_bytes())
+        assert cg.oom_kills() == oom0
+        if waited0 is not None:
+            assert cg.cpu_waited_us() >= waited0
+        assert [fd for fd in cg.__dict__["_fds"].values()], "nothing held"
+        fds = list(cg.__dict__["_fds"].values())
+    finally:
+        cg.kill_all()
+        cg.remove()
+    assert "_fds" not in cg.__dict__
+    for fd in fds:  # closed (or its number taken since by something else)
+        try:
+            assert not os.readlink(f"/proc/self/fd/{fd}").startswith(cgroups.ROOT), fd
+        except FileNotFoundError:
+            pass
+
+
 _FORGET_CHECK = r'''
 import sys
 from rlvr_grade.sandbox import zygote
