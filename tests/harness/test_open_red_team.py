@@ -2,8 +2,9 @@
 marked xfail(strict=True): the fix that closes one flips its test, and the fixture then moves
 into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
 
-tests/hacks/open/: wrong programs that score 1.0 (none now: the frame fence closed rty's five, which
-moved to tests/hacks/; their unittest variants are graded here). The program's own code ran where the fence
+tests/hacks/open/: wrong programs that score 1.0. The frame fence closed rty's first five (moved to
+tests/hacks/; their unittest variants are graded here); open: an iterator built only of C
+callables changes held state with no frame of the program's for the fence to see. The program's own code ran where the fence
 does not see it: without being called, on the tests' thread, after the restorer put the held
 state back (a finalizer of the value it returned, a self-renewing cyclic finalizer,
 gc.callbacks), or in an implicit call (a generator's body run by the tests' max(), a property
@@ -78,13 +79,22 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(UNITTEST_CASES) >= 5 and len(HONEST_CASES) >= 15
+    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_CASES) >= 15
 
 
 @pytest.mark.parametrize("name,style", UNITTEST_CASES)
 def test_the_corpus_hacks_score_zero_under_unittest_too(graded, name, style):
     """Program code the tests run without calling it (finalizers and gc callbacks after a
     restore, a generator's body, a property getter) changed held state: fenced by the frame fence."""
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): an iterator made only of C callables "
+                   "(itertools.starmap over calendar.mdays.__setitem__) runs no frame of the program's")
+@pytest.mark.parametrize("name,style", HACK_CASES)
+def test_program_code_without_a_frame_scores_zero(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
