@@ -41,6 +41,7 @@ import orjson
 
 from rlvr_grade.types import Check, Outcome
 from rlvr_grade.version import __version__
+from rlvr_harness.values import BIG_BITS
 
 SCHEMA_VERSION = 1
 OUTCOMES = f"outcomes_v{SCHEMA_VERSION}"
@@ -83,7 +84,8 @@ def _canon(obj: Any) -> Any:
     a tuple of bytes vs a string...)."""
     if isinstance(obj, _PLAIN):
         if type(obj) is int and not -(2**63) <= obj < 2**63:
-            return {"__int__": str(obj)}  # beyond what orjson encodes
+            # beyond what orjson encodes; past int->str's digit limit, as hex (values.BIG_BITS)
+            return {"__int__": str(obj) if obj.bit_length() <= BIG_BITS else format(obj, "#x")}
         return obj
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else {"__float__": repr(obj)}

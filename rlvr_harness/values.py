@@ -11,6 +11,11 @@ from typing import Any
 MAX_DEPTH = 200
 
 
+# An int past int<->str's 4,300-digit limit (sys.int_info.default_max_str_digits) cannot be
+# written or read as JSON text (json raises ValueError on both sides): one that wide travels as
+# hex, which has no limit. 14,000 bits is ~4,214 digits.
+BIG_BITS = 14_000
+
 _EXACT = frozenset((type(None), bool, int, float, str, bytes, list, tuple, dict, set, frozenset))
 
 
@@ -50,6 +55,8 @@ def encode(value: Any, depth: int = 0) -> Any:
         stored = _stored(value)
         if stored is not value and type(stored) in _EXACT:
             value, t = stored, type(stored)
+    if t is int and value.bit_length() > BIG_BITS:
+        return {"$int": format(value, "x")}  # no JSON text can hold it: see BIG_BITS
     if value is None or t is bool or t is int or t is str:
         return value
     if t is float:
@@ -79,8 +86,9 @@ def encode(value: Any, depth: int = 0) -> Any:
 # int, bool, None and finite floats are themselves, and everything JSON cannot say is a
 # one-key tagged object: {"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
 # {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
-# {"$bytes": "<hex>"}. A value that is none of these never leaves the sandbox as a value.
-_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes")
+# {"$bytes": "<hex>"}, {"$int": "<hex>"} (an int past BIG_BITS). A value that is none of these
+# never leaves the sandbox as a value.
+_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes", "$int")
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 # Tagged JSON is at most twice as deep as the value (`encode` goes MAX_DEPTH levels).
 MAX_DECODE_DEPTH = 450
@@ -112,6 +120,14 @@ def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
         if not isinstance(inner, str) or inner not in _FLOATS:
             raise MalformedValue(f"$float of {inner!r:.40}")
         return _FLOATS[inner]
+    if tag == "$int":
+        digits = inner[1:] if isinstance(inner, str) and inner[:1] == "-" else inner
+        if not isinstance(digits, str) or not digits or digits.strip("0123456789abcdef"):
+            raise MalformedValue("$int that is not hex text")
+        v = int(inner, 16)
+        if v.bit_length() <= BIG_BITS:
+            raise MalformedValue("$int of an int JSON holds as it is")
+        return v
     if tag == "$bytes":
         try:
             return bytes.fromhex(inner)

@@ -35,11 +35,18 @@ def compare_output(check: Check, i: int, out: Any) -> tuple[str, str]:
             ok = values_equal(got, want[0], spec, json_expected)
         if ok:
             return "AC", ""
-        return "WA", f"case {i}: wrong answer: got {short(repr(got))}, expected {short(repr(want))}"
+        return "WA", f"case {i}: wrong answer: got {short(_shown(got))}, expected {short(_shown(want))}"
     except (MalformedValue, RecursionError) as exc:
         # Not what the harness's encoder writes (a forged record) or deeper than any honest
         # value: judged wrong, never right.
         return "WA", f"case {i}: the returned value cannot be judged ({exc})"
+
+
+def _shown(v: Any) -> str:
+    try:
+        return repr(v)
+    except ValueError:  # an int past int->str's 4,300-digit limit, somewhere inside
+        return f"<{type(v).__name__} holding an int of more than 4,300 digits>"
 
 
 def verdict(check: Check, ex: Execution) -> Verdict:

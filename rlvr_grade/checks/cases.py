@@ -25,6 +25,7 @@ the check's memory and process limits."""
 from __future__ import annotations
 
 import ast
+import decimal
 import json
 from dataclasses import dataclass, replace
 from typing import Any
@@ -36,6 +37,7 @@ from rlvr_grade.scoring.compare import DEFAULT_STDIO_MODE, MalformedValue, decod
 from rlvr_grade.types import Check, Judge, Rollout
 from rlvr_harness import languages
 from rlvr_harness.splitting import parse_locked
+from rlvr_harness.values import encode
 from rlvr_harness.wire import CallCase, CaseOptions
 
 
@@ -60,6 +62,13 @@ class CaseSet:
     json_expected: bool = True
 
 
+def _json_int(digits: str) -> Any:
+    """An integer literal of the cases' JSON. Past int()'s 4,300-digit limit for text (a
+    factorial's digits) it is read through Decimal, which has none, and kept as the tagged
+    value the harness sends such an int back as (values.BIG_BITS), which JSON can carry."""
+    return encode(int(digits) if len(digits) <= 4000 else int(decimal.Decimal(digits)))
+
+
 def _loads(value: Any, what: str) -> Any:
     if isinstance(value, (bytes, bytearray)):
         try:
@@ -68,7 +77,7 @@ def _loads(value: Any, what: str) -> Any:
             raise CaseError(f"{what} is bytes that are not UTF-8 text") from None
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return json.loads(value, parse_int=_json_int)
         except json.JSONDecodeError as exc:
             raise CaseError(f"{what} is not valid JSON ({exc.msg} at char {exc.pos})") from None
         except (ValueError, RecursionError):
@@ -93,7 +102,7 @@ def looks_like_cases(value: Any) -> bool:
         if not s.startswith(("{", "[")):
             return False
         try:
-            value = json.loads(value)
+            value = json.loads(value, parse_int=_json_int)
         except (ValueError, RecursionError):
             return False
     if isinstance(value, dict):
@@ -199,7 +208,7 @@ def leetcode_cases(tests: Any) -> CaseSet | None:
     """`def check(candidate): assert candidate(<literals>) == <literal> ...` followed by
     `check(Solution().name)` -> call cases, or None when any statement is not of that form (the
     row then runs as asserts). The expected literal is Python, so tuples stay tuples."""
-    from rlvr_harness.values import NotPlain, encode
+    from rlvr_harness.values import NotPlain
 
     if isinstance(tests, dict):
         tests = tests.get("functional")

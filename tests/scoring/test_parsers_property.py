@@ -157,7 +157,8 @@ def test_a_calls_verdict_is_ac_or_wa_for_any_value_the_program_returns(got, comp
 
 # -- what a case's record carries back, as the verdict reads it --------------------------------
 TAGGED = st.recursive(JSON_SCALARS | st.fixed_dictionaries({"$float": ANY_TEXT | st.sampled_from(["nan", "inf", "-inf"])})
-                      | st.fixed_dictionaries({"$bytes": ANY_TEXT | st.just("00ff")}),
+                      | st.fixed_dictionaries({"$bytes": ANY_TEXT | st.just("00ff")})
+                      | st.fixed_dictionaries({"$int": ANY_TEXT | st.just("-" + "f" * 3600) | JSON_SCALARS}),
                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3)
                       | st.fixed_dictionaries({"$tuple": inner}) | st.fixed_dictionaries({"$set": inner})
                       | st.fixed_dictionaries({"$frozenset": inner}) | st.fixed_dictionaries({"$dict": inner}),

@@ -12,7 +12,7 @@ import pytest
 from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions, build_check
 from rlvr_grade.checks.cases import leetcode_cases
-from rlvr_grade.scoring.compare import CompareSpec, decode, values_equal
+from rlvr_grade.scoring.compare import CompareSpec, MalformedValue, decode, values_equal
 from rlvr_grade.types import Limits, Rollout
 from rlvr_harness.values import NotPlain, encode
 from tests.conftest import requires_root
@@ -240,6 +240,39 @@ def test_the_program_and_its_cases_hold_no_raw_memory_module(grader):
             "def f():\n    return AT_IMPORT + [m for m in NATIVE if m in sys.modules]\n")
     o = grader.grade([row(code, [{"args": [], "output": []}])])[0]
     assert o.status == "pass", o.error
+
+
+# -- ints past int<->str's 4,300-digit limit --------------------------------------------------
+# A factorial's digits: JSON text cannot be read into such an int nor written from one (json
+# raises ValueError on both sides), so the row was invalid_input ("tests do not parse") and a
+# returned one a runtime error in the harness: 0 for correct code. They travel as hex.
+BIG = "1" + "0" * 5000  # 10**5000 as the dataset's JSON writes it
+
+
+@requires_root
+def test_ints_past_the_digit_limit_cross_both_ways(grader):
+    rows = [
+        {"completion": "def f(n):\n    return 10 ** n\n", "fn_name": "f",
+         "tests": '[{"args": [5000], "output": %s}, {"args": [3], "output": 1000}]' % BIG},
+        {"completion": "def f(n):\n    return [-(10 ** n), (10 ** n,)]\n", "fn_name": "f",
+         "tests": '[{"args": [5000], "output": [-%s, [%s]]}]' % (BIG, BIG)},
+        {"completion": "def f(n):\n    return n.bit_length()\n", "fn_name": "f",
+         "tests": '[{"args": [%s], "output": %d}]' % (BIG, (10 ** 5000).bit_length())},
+        {"completion": "def f(n):\n    return 10 ** n + 1\n", "fn_name": "f", "tests": '[{"args": [5000], "output": %s}]' % BIG},
+    ]
+    right, nested, argument, wrong = grader.grade(rows)
+    for o in (right, nested, argument):
+        assert o.status == "pass", (o.status, o.error[:300])
+    assert wrong.status == "fail" and "wrong answer" in wrong.error, (wrong.status, wrong.error[:300])
+
+
+def test_a_wide_int_is_tagged_hex_and_a_forged_tag_is_malformed():
+    assert encode(10 ** 5000) == {"$int": format(10 ** 5000, "x")}
+    assert decode(json.loads(json.dumps(encode(-(10 ** 5000))))) == -(10 ** 5000)
+    assert encode(2 ** 100) == 2 ** 100  # JSON holds it as it is
+    for bad in ({"$int": "ff"}, {"$int": "0x" + "f" * 4000}, {"$int": ""}, {"$int": "-"}, {"$int": 12}, {"$int": "g" * 4000}):
+        with pytest.raises(MalformedValue):
+            decode(bad)
 
 
 @requires_root
