@@ -75,22 +75,15 @@ def _probe_full() -> bool:
     namespaces, once entered, cannot be left."""
     if os.geteuid() != 0:
         return False
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the probe child
-        code = 1
-        try:
-            from rlvr_grade.sandbox import linux
+    from rlvr_grade.sandbox import linux
 
-            linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWPID | linux.CLONE_NEWNET)
-            linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
-            linux.mount("tmpfs", "/tmp", "tmpfs", linux.MS_NOSUID, "size=1m")
-            linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
-            code = 0
-        except BaseException:  # noqa: BLE001 - any failure means "not here"
-            pass
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    def as_the_child() -> None:
+        linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWPID | linux.CLONE_NEWNET)
+        linux.mount(None, "/", None, linux.MS_REC | linux.MS_PRIVATE)
+        linux.mount("tmpfs", "/tmp", "tmpfs", linux.MS_NOSUID, "size=1m")
+        linux.mount_setattr_recursive("/", linux.MOUNT_ATTR_RDONLY | linux.MOUNT_ATTR_NOSUID)
+
+    return linux.probe(as_the_child) == 0
 
 
 def _preload(worker: str) -> None:

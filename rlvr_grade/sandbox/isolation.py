@@ -245,19 +245,14 @@ def own_user_namespace(uid: int) -> None:
 def user_namespace_for_checks(uid: int) -> str:
     """"" when a process dropped to `uid` can make its own user namespace (own_user_namespace),
     else why not (user namespaces off for unprivileged users): probed in a throwaway child."""
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the probe child
-        code = 0
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            own_user_namespace(uid)
-        except OSError as exc:
-            code = exc.errno or 1
-        os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
+
+    def as_the_check() -> None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+        own_user_namespace(uid)
+
+    code = linux.probe(as_the_check)
     return "" if code == 0 else f"no user namespace for an unprivileged uid: {os.strerror(code) if code > 0 else code}"
 
 

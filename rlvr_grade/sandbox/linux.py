@@ -4,7 +4,10 @@ that forks checks may hold ctypes: red team A2), else the same calls through cty
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWCGROUP = 0x02000000
@@ -230,18 +233,30 @@ def enter_user_namespace(inside_uid: int = 0, inside_gid: int = 0) -> None:
     map_ids(inside_uid, uid, inside_gid, gid)
 
 
-def user_namespaces_allowed() -> tuple[bool, str]:
-    """Whether this process may create a user namespace, and why not: probed in a child."""
+def probe(step: Callable[[], object]) -> int:
+    """Run `step` in a throwaway forked child and return how it ended: 0 when it returned, the
+    errno of the OSError it raised, 1 for any other exception (negative: the signal that killed
+    it). For the questions whose asking cannot be undone here: a namespace once entered, ids
+    once dropped, mounts once made."""
     pid = os.fork()
-    if pid == 0:  # pragma: no cover - child
-        code = 0
+    if pid == 0:  # pragma: no cover - the probe child
+        code = 1
         try:
-            unshare(CLONE_NEWUSER)
+            step()
+            code = 0
         except OSError as exc:
             code = exc.errno or 1
-        os._exit(code)
+        except BaseException:  # noqa: BLE001 - any other failure is a "no", never this process's
+            pass
+        finally:
+            os._exit(code)
     _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
+    return os.waitstatus_to_exitcode(status)
+
+
+def user_namespaces_allowed() -> tuple[bool, str]:
+    """Whether this process may create a user namespace, and why not: probed in a child."""
+    code = probe(lambda: unshare(CLONE_NEWUSER))
     if code == 0:
         return True, "user namespaces available"
     reasons = []

@@ -402,10 +402,10 @@ CANDIDATE_SPAWNS = {
     ("rlvr_harness/process.py", "spawn", "os.fork"),  # a stdio/call/validate case's process, inside a check
 }
 GRADER_PROCESSES = {
-    ("rlvr_grade/sandbox/inner.py", "_probe_full", "os.fork"): "can this runner build namespaces: a throwaway probe",
     ("rlvr_grade/sandbox/isolation.py", "make_template", "os.fork"): "builds a language's root once per worker",
-    ("rlvr_grade/sandbox/isolation.py", "user_namespace_for_checks", "os.fork"): "a probe: may a check's uid make a user namespace",
-    ("rlvr_grade/sandbox/linux.py", "user_namespaces_allowed", "os.fork"): "a probe",
+    # the one throwaway probe (inner's "can this runner build namespaces", isolation's "may a
+    # check's uid make a user namespace", "may this process"): a question that cannot be undone
+    ("rlvr_grade/sandbox/linux.py", "probe", "os.fork"): "a probe in a throwaway child",
     ("rlvr_grade/sandbox/seccomp.py", "compile_filter_apart", "os.fork"): "compiles the filter away from ctypes",
     ("rlvr_grade/sandbox/zygote.py", "_native_needed", "os.fork"): "a preload trial: which raw-memory module it needs",
     ("rlvr_grade/sandbox/zygote.py", "become_userns_init", "os.fork"): "the unprivileged worker's pid-namespace init",
@@ -453,7 +453,7 @@ def test_candidate_code_is_spawned_in_two_places_and_collected_by_one_function()
     tools = {s for s in spawns if s[2] == "subprocess.run" and s[0].startswith("rlvr_grade/")}
     unknown = spawns - CANDIDATE_SPAWNS - set(GRADER_PROCESSES) - tools
     assert unknown == set(), f"a new process: name it in CANDIDATE_SPAWNS or GRADER_PROCESSES with its reason: {unknown}"
-    assert CANDIDATE_SPAWNS <= spawns
+    assert CANDIDATE_SPAWNS <= spawns and set(GRADER_PROCESSES) <= spawns
     reaped = _calls({"os.wait4"})
     assert reaped == {("rlvr_harness/process.py", "collect", "os.wait4")}
     # The gVisor backend collects the whole sandbox (runsc, its slot cgroup's CPU) with the same one.

@@ -59,3 +59,23 @@ def test_the_ctypes_fallback_makes_the_same_calls():
     got = [subprocess.run([sys.executable, "-c", CALLS, impl], capture_output=True, text=True, check=True).stdout
            for impl in ("c", "ctypes")]
     assert got[0] == got[1] and "rlvr-test-name-" in got[0], got
+
+
+def test_a_probe_answers_in_a_throwaway_child(tmp_path):
+    # One helper for the questions that cannot be undone in the asking process (inner's "can
+    # this runner build namespaces", isolation's "may a check's uid make a user namespace",
+    # "may this process"): three copies of fork/try/_exit/waitpid, one of which let an
+    # exception other than OSError run on in the child, as a second copy of the grader.
+    import errno
+    import os
+    import signal
+
+    here = os.getcwd()
+    assert linux.probe(lambda: os.chdir(tmp_path)) == 0 and os.getcwd() == here
+
+    def refused() -> None:
+        raise OSError(errno.EPERM, "refused")
+
+    assert linux.probe(refused) == errno.EPERM
+    assert linux.probe(lambda: 1 / 0) == 1
+    assert linux.probe(lambda: os.kill(os.getpid(), signal.SIGKILL)) == -signal.SIGKILL
