@@ -55,6 +55,11 @@ PLAIN = "__rlvr_plain__"
 REGISTER = "__rlvr_register_pristine__"  # not a helper the tests call: the runner's, see call()
 RESTORER = "__rlvr_restorer__"  # not a helper either: the runner hands its restore() over (pandas)
 FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the pytest recorder
+# Builtins that read their caller's frame (zero-argument super(), eval/exec of a string, locals,
+# vars, dir): routed through the fence they read its frame, not the tests' (red team rty:
+# `super().setUp()` raised "__class__ cell not found"). Left as written; the frame fence sees
+# the program's frames they run.
+FRAME_BOUND = frozenset(("super", "locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"))
 FRAMES = "__rlvr_frames__"  # not a helper: the runner hands over the frame fence's switch (see fence)
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
@@ -430,7 +435,8 @@ class StrictRewriter(ast.NodeTransformer):
         ):
             new = ast.Call(func=helper_ref(ABS), args=node.args, keywords=[])
             return _located(new, node)
-        if isinstance(node.func, ast.Name) and not self.in_plain:  # `candidate(x)`: see make_namespace's fence
+        if isinstance(node.func, ast.Name) and not self.in_plain and node.func.id not in FRAME_BOUND:
+            # `candidate(x)`: see make_namespace's fence
             new = ast.Call(func=helper_ref(FENCE), args=[node.func, *node.args], keywords=node.keywords)
             return _located(new, node)
         return node

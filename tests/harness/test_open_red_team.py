@@ -61,13 +61,16 @@ HACK_CASES = _cases(OPEN_HACKS)
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
                   if "unittest" in _own_tests(path)]
+HONEST_UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks" / "honest").glob("*.py"))
+                         if "unittest" in _own_tests(path)]
 HONEST_CASES = _cases(OPEN_HONEST)
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
-    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES)):
+    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
+                          (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
             tests = _own_tests(path) or STANDARD
@@ -79,7 +82,7 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_CASES) >= 15
+    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1 and len(HONEST_CASES) >= 10
 
 
 @pytest.mark.parametrize("name,style", UNITTEST_CASES)
@@ -98,6 +101,13 @@ def test_program_code_without_a_frame_scores_zero(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.parametrize("name,style", HONEST_UNITTEST_CASES)
+def test_the_corpus_honest_programs_score_one_under_unittest_too(graded, name, style):
+    """The tests' own frame-bound builtins (zero-argument super() in setUp) run in their frame."""
+    outcome = graded[(name, style)]
+    assert outcome.reward == 1.0, (outcome.status, outcome.error)
 
 
 @pytest.mark.xfail(strict=True, reason="open (rty -> s15e): the guard refuses marshal.loads of plain data and "
