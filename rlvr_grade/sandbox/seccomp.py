@@ -29,6 +29,10 @@ clone), and where a call is needed but not all its uses are, the arguments decid
 - open/openat, fcntl(F_SETFL): not O_DIRECT (EINVAL, what a file system without direct I/O
   says): a direct read of a root file goes to the host's disk every time, never to the page
   cache, so one check with no CPU to speak of kept the machine's disk busy (1.4 GiB in 3 s);
+- madvise: the advice values CPython, numpy, pytest and the toolchains use (MADVICES, from strace
+  of their runs: the caller's own pages only); not MADV_MERGEABLE (KSM merges identical pages
+  across the machine: a write fault's time tells another check's content), PAGEOUT/COLD (swap
+  I/O), REMOVE, COLLAPSE, POPULATE_*, HWPOISON/SOFT_OFFLINE or any later advice (low 32 bits);
 - fadvise64: every advice but POSIX_FADV_DONTNEED, which succeeds and does nothing: through
   the root's overlays it dropped the *host's* cached pages of any file the root shows (no
   permission is asked), slowing every other check and the host, and setting at will the
@@ -96,7 +100,7 @@ ALLOWED = {
         "sched_get_priority_max", "sched_get_priority_min", "getcpu",
     ),
     "memory": (
-        "brk", "munmap", "mprotect", "mremap", "msync", "madvise",
+        "brk", "munmap", "mprotect", "mremap", "msync",
         "pkey_alloc", "pkey_free", "pkey_mprotect", "futex", "futex_waitv",
     ),
     "signals and time": (
@@ -146,13 +150,18 @@ RWF_NOWAIT = 0x8
 MAP_HUGETLB = 0x40000
 POSIX_FADV_DONTNEED = 4
 FADVICES = (0, 1, 2, 3, 5)  # NORMAL, RANDOM, SEQUENTIAL, WILLNEED, NOREUSE
+# madvise's advice: what strace saw CPython, pytest, numpy, gcc/g++, javac/java, node and rustc
+# ask (DONTNEED, FREE, HUGEPAGE, DONTFORK), their pairs (DOFORK, NOHUGEPAGE), the access hints
+# fadvise allows (NORMAL, RANDOM, SEQUENTIAL, WILLNEED) and allocators' core-dump hints (DONTDUMP,
+# DODUMP): all about the caller's own pages.
+MADVICES = (0, 1, 2, 3, 4, 8, 10, 11, 14, 15, 16, 17)
 LOW_32 = 0xFFFFFFFF
 
 
 def allowed_names() -> tuple[str, ...]:
     """Every call the filter lets through, with or without argument checks."""
     extra = ("clone", "mmap", "prctl", "ioctl", "fcntl", "socket", "socketpair", "mknod", "mknodat", "preadv2", "pwritev2",
-             "fadvise64", "open", "openat")
+             "fadvise64", "madvise", "open", "openat")
     return tuple(sorted({n for group in ALLOWED.values() for n in group} | set(extra)))
 
 
@@ -376,6 +385,8 @@ def compile_filter(channel_fd: int | None = None, layout: int = LAYOUT_TREE) -> 
         for advice in FADVICES:  # fadvise64(fd, offset, len, advice)
             rule(SCMP_ACT_ALLOW, "fadvise64", (3, SCMP_CMP_MASKED_EQ, LOW_32, advice))
         rule(SCMP_ACT_ERRNO_BASE | 0, "fadvise64", (3, SCMP_CMP_MASKED_EQ, LOW_32, POSIX_FADV_DONTNEED))
+        for advice in MADVICES:  # madvise(addr, len, advice)
+            rule(SCMP_ACT_ALLOW, "madvise", (2, SCMP_CMP_MASKED_EQ, LOW_32, advice))
         fd = os.memfd_create("rlvr-seccomp", 0)
         try:
             rc = lib.seccomp_export_bpf(ctx, fd)

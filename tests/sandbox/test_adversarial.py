@@ -783,6 +783,13 @@ def test_more_kernel_interfaces_are_refused(sandbox):
     assert "allowed []" in ex.stdout, ex.stdout[-1500:]
 
 
+def test_madvise_takes_only_the_advice_honest_programs_use(sandbox):
+    """MADV_MERGEABLE (KSM: identical pages merged across the machine, a cross-check channel
+    where KSM runs), PAGEOUT/COLD, REMOVE... refused; the advice seen in traces still works."""
+    ex, _ = _expect(sandbox, "madvise_outside_the_allowlist", ("fail",))
+    assert "took []" in ex.stdout and "honest failed []" in ex.stdout, ex.stdout[-1500:]
+
+
 def test_own_proc_knobs_that_reach_past_the_check_are_closed(sandbox):
     ex, _ = _expect(sandbox, "proc_self_knobs", ("fail",))
     assert "took []" in ex.stdout, ex.stdout[-1500:]
@@ -1019,7 +1026,7 @@ GVISOR_ATTACKS = {
     "root_escape_through_descriptors": ("fail",), "more_syscalls_refused": ("fail",), "proc_self_knobs": ("fail",),
     "host_identity": ("fail",), "import_the_grader": ("fail",), "grader_paths": ("fail",),
     # /dev/shm is a folder of the check's /tmp under gVisor too (inner._shm_in_tmp): one cap
-    "disk_shared_by_tmp_and_shm": ("fail",),
+    "disk_shared_by_tmp_and_shm": ("fail",), "madvise_outside_the_allowlist": ("fail",),
 }
 
 
