@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rlvr_grade.text import safe_text
+from rlvr_harness.limits import check_wall_s
 from rlvr_harness.wire import OPTIONS_OF, CheckLimits, CheckPayload, CheckRequest, StyleOptions
 
 Status = Literal[
@@ -48,8 +49,8 @@ class Limits:
 
     @property
     def effective_wall_s(self) -> float:
-        # Generous on purpose: a loaded machine stretches wall time, never CPU time.
-        return self.wall_s if self.wall_s is not None else 2.0 * self.cpu_s + 5.0
+        """The wall backstop: the one given, else rlvr_harness/limits.py's for this CPU limit."""
+        return self.wall_s if self.wall_s is not None else check_wall_s(self.cpu_s)
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,25 @@ def check_rlimits(limits: CheckLimits, *, has_cgroup: bool, nproc_extra: int = 0
     return out
 
 
+# Wall-clock backstops. CPU time is the limit; wall time only stops what waits (a sleep, a read
+# that never returns) and is generous on purpose: a loaded machine stretches wall time, never CPU
+# time, and must turn no check into a timeout. Every wall limit derived from a CPU limit is here.
+def check_wall_s(cpu_s: float) -> float:
+    """A check's wall backstop when none was given (types.Limits.effective_wall_s)."""
+    return 2.0 * cpu_s + 5.0
+
+
+def cases_check_wall_s(check_cpu_s: float, given_s: float | None) -> float:
+    """A stdio/call check's wall backstop (checks/cases.py): what was given plus room for every
+    case's own backstop (case_wall_s) within the check's CPU."""
+    return (given_s if given_s is not None else 0.0) + 3.0 * check_cpu_s + 10.0
+
+
+def case_wall_s(case_cpu_s: float) -> float:
+    """One stdio/call case's wall backstop inside a check (rlvr_harness/stdio.py)."""
+    return 3.0 * case_cpu_s + 2.0
+
+
 def case_rlimits(cpu_s: float, memory_mb: int | None = None, stack_mb: int | None = None) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) for one case's process inside a check: RLIMIT_CPU at the case's
     limit rounded up (soft; SIGXCPU) and a second later (hard; SIGKILL), the address space

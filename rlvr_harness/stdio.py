@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from rlvr_harness import process
 from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
-from rlvr_harness.limits import limit_hit
+from rlvr_harness.limits import case_wall_s, limit_hit
 from rlvr_harness.wire import CaseOptions, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
@@ -273,7 +273,7 @@ class RunBudget:
         return describe(run, self.case_cpu_s)
 
     def case_wall(self) -> float:
-        return 3.0 * self.case_cpu() + 2.0
+        return case_wall_s(self.case_cpu())
 
     def spend(self, cpu: float, i: int, n: int, report: Report) -> bool:
         """Charge a case; True when the budget is gone (the next case is reported TLE)."""

@@ -36,6 +36,7 @@ from rlvr_grade.checks.rows import InvalidRow, tests_text
 from rlvr_grade.scoring.compare import DEFAULT_STDIO_MODE, MalformedValue, decode, parse_mode
 from rlvr_grade.types import Check, Judge, Rollout
 from rlvr_harness import languages
+from rlvr_harness.limits import cases_check_wall_s
 from rlvr_harness.splitting import parse_locked
 from rlvr_harness.values import encode
 from rlvr_harness.wire import CallCase, CaseOptions
@@ -418,8 +419,7 @@ def build(rollout: Rollout, opts: CheckOptions, completion: str) -> Check:
     limits = replace(
         base,
         cpu_s=check_cpu,
-        # The wall backstop of the whole check covers every case's own backstop.
-        wall_s=(base.wall_s if base.wall_s is not None else 0.0) + 3.0 * check_cpu + 10.0,
+        wall_s=cases_check_wall_s(check_cpu, base.wall_s),
         memory_mb=memory,
         processes=base.processes + L.extra_processes,
     )

@@ -474,6 +474,34 @@ def test_every_rlimit_is_set_in_one_place():
     assert child.count("setrlimit(") == 1 and "prlimit" not in child
 
 
+def test_every_wall_limit_made_from_a_cpu_limit_is_made_in_the_limits_policy():
+    # Issue 19, "one limits policy": a check's wall backstop (types.Limits.effective_wall_s), a
+    # stdio/call check's (checks/cases.py) and a case's (rlvr_harness/stdio.py) were three
+    # formulas in three files. rlvr_harness/limits.py holds them (check_wall_s,
+    # cases_check_wall_s, case_wall_s). Found: a product with a CPU value inside a function, a
+    # keyword or an assignment about wall time.
+    found = []
+
+    def visit(rel: str, node: ast.AST, wall: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            about = wall
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                about = "wall" in child.name
+            elif isinstance(child, ast.keyword):
+                about = wall or "wall" in (child.arg or "")
+            elif isinstance(child, (ast.Assign, ast.AnnAssign)):
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                about = wall or any("wall" in ast.unparse(t) for t in targets)
+            if about and isinstance(child, ast.BinOp) and isinstance(child.op, ast.Mult) and "cpu" in ast.unparse(child):
+                found.append((rel, ast.unparse(child)))
+            visit(rel, child, about)
+
+    for rel, tree in _trees():
+        visit(rel, tree, False)
+    assert sorted(found) == [("rlvr_harness/limits.py", "2.0 * cpu_s"), ("rlvr_harness/limits.py", "3.0 * case_cpu_s"),
+                             ("rlvr_harness/limits.py", "3.0 * check_cpu_s")]
+
+
 def test_every_extension_is_built_without_debug_information():
     """An extension's DWARF names the folder it was compiled in (the checkout), and the harness's
     extensions are files in every check's root, which a check reads (issue 16,
