@@ -68,8 +68,8 @@ def _private_result_cache(tmp_path_factory, monkeypatch, _default_env):
                     ignore=lambda d, _names: ["stdlib", "world"] if d == str(_default_env) else [])
     # Its stdlib snapshot and world (~8,000 files each) are the session's, not linked file by file per test.
     (root / _default_env.name / "stdlib").symlink_to(_default_env / "stdlib")
-    if (_default_env / "world").is_dir():
-        (root / _default_env.name / "world").symlink_to(_default_env / "world")
+    if (_default_env / "world").is_dir():  # relative: the farm links its files through the host's /
+        (root / _default_env.name / "world").symlink_to(os.path.relpath(_default_env / "world", root / _default_env.name))
     monkeypatch.setenv("RLVR_GRADE_ENVS", str(root))
 
 
