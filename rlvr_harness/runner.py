@@ -12,7 +12,7 @@ from typing import Any, Callable
 from rlvr_harness import provenance, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
-from rlvr_harness.splitting import assert_checks, deeper, is_literal, soft_call, soft_functions
+from rlvr_harness.splitting import assert_checks, deeper, is_literal, is_loop_check, soft_call, soft_functions
 from rlvr_harness.wire import ENTRY_OF, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
@@ -1157,9 +1157,12 @@ def _prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], lis
         if lines:  # the called function's span: where a crash inside it can be placed
             lines = (lines, *spans[stmts[0].value.func.id])
         sets = _sets_attributes(stmts[0])
+        loop_line = stmts[0].lineno if is_check and is_loop_check(stmts[0]) else None
         tree = strict.rewrite(ast.Module(body=stmts, type_ignores=[]), analysis)
         if not is_check and isinstance(stmts[0], ast.FunctionDef) and stmts[0].name in soft:
             tree = strict.SoftAsserts().visit(tree)
+        elif loop_line is not None:
+            tree = strict.LoopAsserts(loop_line).run(tree)
         compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines, sets))
     return compiled, loops, sorted(used), imports
 
@@ -1472,7 +1475,7 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
         "attributed": attributed if attributed is not None else [0], "marks": {}, "starts": {},
         "install": _install_strict_unittest_asserts, "helpers": helpers, "wraps": functools.wraps,
         "iscoroutinefunction": inspect.iscoroutinefunction, "forked": helpers[strict.FORKED], "exit": os._exit,
-        "code_type": code_type, "getattr": getattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
+        "code_type": code_type, "getattr": getattr, "setattr": setattr, "hasattr": hasattr, "type": type, "str": str, "len": len,
         "subtest_report": _subtest_report_type(),
         # a parametrized test's values as collected: (its callspec, the params dict, ((name,
         # value), ...)) by node id (pytest_collection_finish), checked before it runs
@@ -1695,6 +1698,10 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                 return
         _s["install"](testcase, _s["helpers"], _s["log"])
         item.obj = _s["witness"](method, nodeid, key)  # pytest binds item.obj onto the instance right before running it
+        if _s["iscoroutinefunction"](method):
+            # ...but not an async one (pytest 9 hands IsolatedAsyncioTestCase the instance as it
+            # is): unittest looks the method up on the instance, where this shadows the class's
+            _s["setattr"](testcase, item.name, item.obj)
 
     def witness(method, nodeid, key=None, *, _s=state):  # noqa: ANN001, ANN202
         """The test method, run and its return recorded. An async method (IsolatedAsyncioTestCase)

@@ -23,8 +23,19 @@ def parse_locked(source: str, filename: str) -> ast.Module:
 def _is_check(stmt: ast.stmt) -> bool:
     if isinstance(stmt, ast.Assert):
         return True
+    if is_loop_check(stmt):
+        return True
     # A bare call at top level, e.g. HumanEval's `check(candidate)` or MBPP's helpers.
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+
+
+LOOPS = (ast.For, ast.While, ast.AsyncFor)
+
+
+def is_loop_check(stmt: ast.stmt) -> bool:
+    """A top-level loop with an assert of its own (a table of cases, `for x, y in cases:
+    assert f(x) == y`): one check, which fails unless at least one of those asserts ran."""
+    return isinstance(stmt, LOOPS) and bool(_assert_lines(stmt))
 
 
 def assert_checks(tests: str) -> list[tuple[str, list[ast.stmt], bool]]:
@@ -116,10 +127,10 @@ class deeper:  # noqa: N801 - used as `with deeper(tree):`
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _assert_lines(fn: ast.FunctionDef) -> list[int]:
-    """Line of every assert in a function's own body (nested defs and classes excluded)."""
+def _assert_lines(fn: ast.FunctionDef | ast.For | ast.While | ast.AsyncFor) -> list[int]:
+    """Line of every assert in a function's own body, or a loop's (nested defs and classes excluded)."""
     lines: list[int] = []
-    stack: list[ast.AST] = list(fn.body)
+    stack: list[ast.AST] = list(fn.body) + list(getattr(fn, "orelse", []))
     while stack:
         node = stack.pop()
         if isinstance(node, _NESTED):

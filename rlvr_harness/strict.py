@@ -61,6 +61,7 @@ FORKED = "__rlvr_forked__"  # not a helper: the fork flag (fork_flag), for the p
 # the program's frames they run.
 FRAME_BOUND = frozenset(("super", "locals", "vars", "dir", "globals", "eval", "exec", "breakpoint"))
 FRAMES = "__rlvr_frames__"  # not a helper: the runner hands over the frame fence's switch (see fence)
+LOOP = "__rlvr_loop__"  # a top-level loop of asserts (LoopAsserts): which of its asserts ran
 # unittest.TestCase's comparing assert methods (strict.unittest_asserts implements each)
 UNITTEST_METHODS = frozenset((
     "fail", "assertEqual", "assertEquals", "failUnlessEqual", "assertNotEqual", "assertNotEquals", "failIfEqual",
@@ -824,6 +825,34 @@ def fork_flag() -> tuple[list[bool], Callable[[], None]]:
         _register(after_in_child=_on_fork)
 
     return flag, watch
+
+
+class LoopAsserts(ast.NodeTransformer):
+    """A top-level loop with asserts of its own (splitting.is_loop_check) is one check: its
+    asserts count as they run (`assert __rlvr_loop__("ran", <rewritten test>)`), and a last
+    statement, `__rlvr_loop__("end", line)`, fails the check when none of them ran (an empty
+    table, or one the program's answer made empty): a test that asserted nothing never passes.
+    Run after `rewrite`; nested functions, classes and lambdas are left alone."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+    def run(self, tree: ast.Module) -> ast.Module:
+        loop = tree.body[0]
+        start = _located(ast.Expr(value=ast.Call(func=helper_ref(LOOP), args=[ast.Constant("start")], keywords=[])), loop)
+        end = _located(ast.Expr(value=ast.Call(func=helper_ref(LOOP), args=[ast.Constant("end"), ast.Constant(self.line)],
+                                                keywords=[])), loop)
+        tree.body = [start, *(self.visit(s) for s in tree.body), end]
+        return tree
+
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        return node
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_Lambda = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+        node.test = _located(ast.Call(func=helper_ref(LOOP), args=[ast.Constant("ran"), node.test], keywords=[]), node.test)
+        return node
 
 
 def failure_log(forked: list[bool] | None = None) -> Callable[[tuple[Any, ...]], Any]:
@@ -2351,10 +2380,29 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         log(("fail", "hard", 0, "failed", msg))
         raise mismatch(msg)
 
+    loop_runs = [0, 0]  # asserts of a top-level loop run so far, and that count when the loop began
+
+    def loop(what: str, arg: Any = None, /) -> Any:
+        """LoopAsserts' bookkeeping: "start" a top-level loop, count an assert that "ran" (its
+        verdict passes through), "end" the loop: none of its asserts ran fails it."""
+        if forked[0]:
+            _exit(1)  # a process the candidate forked: see fork_flag
+        if what == "ran":
+            loop_runs[0] += 1
+            return arg
+        if what == "start":
+            loop_runs[1] = loop_runs[0]
+            return None
+        if loop_runs[0] == loop_runs[1]:
+            msg = f"the loop at line {arg} ran none of its asserts"
+            log(("fail", "hard", arg, "failed", msg))
+            raise _assertion_error(msg)
+        return None
+
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
                ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call,
-               FRAMES: (set_frames, frames_on, frames_off)}
+               FRAMES: (set_frames, frames_on, frames_off), LOOP: loop}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict

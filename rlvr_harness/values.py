@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any
 
 MAX_DEPTH = 200
@@ -79,16 +80,37 @@ def encode(value: Any, depth: int = 0) -> Any:
         return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
     if t is bytes:
         return {"$bytes": value.hex()}
+    number = _stdlib_number(value, t)
+    if number is not None:
+        return number
     raise NotPlain(f"returned a {t.__module__}.{t.__qualname__}, not a plain value")
+
+
+def _stdlib_number(value: Any, t: type) -> Any:
+    """An exact fractions.Fraction or decimal.Decimal (never a subclass), tagged: the
+    stdlib's exact numbers, whose == Python answers outside (Fraction(2) == 2). Looked up in
+    sys.modules, not imported: a program that returns one has imported it. A class that only
+    poses as one (the program's own, under that module's name) can send no more than a
+    Fraction or Decimal of its choosing, which the program could have returned anyway."""
+    fractions, decimal = sys.modules.get("fractions"), sys.modules.get("decimal")
+    if fractions is not None and t is getattr(fractions, "Fraction", None):
+        num, den = value.numerator, value.denominator
+        if type(num) is not int or type(den) is not int or den <= 0:
+            return None
+        return {"$fraction": [encode(num), encode(den)]}
+    if decimal is not None and t is getattr(decimal, "Decimal", None):
+        text = t.__str__(value)
+        return {"$decimal": text} if type(text) is str else None
+    return None
 
 
 # `encode` writes JSON where lists, str,
 # int, bool, None and finite floats are themselves, and everything JSON cannot say is a
 # one-key tagged object: {"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
 # {"$dict": [[k, v], ...]} (keys of any plain type), {"$float": "nan"|"inf"|"-inf"},
-# {"$bytes": "<hex>"}, {"$int": "<hex>"} (an int past BIG_BITS). A value that is none of these
-# never leaves the sandbox as a value.
-_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes", "$int")
+# {"$bytes": "<hex>"}, {"$int": "<hex>"} (an int past BIG_BITS), {"$fraction": [num, den]},
+# {"$decimal": "<str of it>"}. A value that is none of these never leaves the sandbox as a value.
+_TAGS = ("$tuple", "$set", "$frozenset", "$dict", "$float", "$bytes", "$int", "$fraction", "$decimal")
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 # Tagged JSON is at most twice as deep as the value (`encode` goes MAX_DEPTH levels).
 MAX_DECODE_DEPTH = 450
@@ -128,6 +150,22 @@ def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
         if v.bit_length() <= BIG_BITS:
             raise MalformedValue("$int of an int JSON holds as it is")
         return v
+    if tag == "$fraction":
+        from fractions import Fraction
+
+        parts = [decode(v, depth) for v in inner] if isinstance(inner, list) else None
+        if parts is None or len(parts) != 2 or any(type(p) is not int for p in parts) or parts[1] <= 0:
+            raise MalformedValue("$fraction that is not [numerator, positive denominator]")
+        return Fraction(parts[0], parts[1])
+    if tag == "$decimal":
+        import decimal
+
+        if not isinstance(inner, str):
+            raise MalformedValue("$decimal that is not text")
+        try:
+            return decimal.Decimal(inner)
+        except (ArithmeticError, ValueError):
+            raise MalformedValue("$decimal that is not a decimal's text") from None
     if tag == "$bytes":
         try:
             return bytes.fromhex(inner)

@@ -142,10 +142,35 @@ def _float_token_equal(got: str, expected: str, spec: CompareSpec) -> bool:
 # -- call values -------------------------------------------------------------------------------
 # Return values arrive as tagged JSON and are decoded by rlvr_harness/values.py `decode` (a
 # MalformedValue for what `encode` cannot have written).
+def _stdlib_number_equal(got: Fraction | decimal.Decimal, expected: int | float, float_spec: CompareSpec | None) -> bool:
+    """A returned Fraction or Decimal (exact types) against an expected int or float: Python's
+    == (Fraction(2) == 2, Decimal('1.5') == 1.5, Decimal('0.1') != 0.1), or under a float
+    tolerance the same rule as for floats, on exact rationals. A NaN never equals, a
+    signalling one neither (its == raises)."""
+    try:
+        tolerant = float_spec is not None and float_spec.mode == "float" and isinstance(expected, float)
+        finite = math.isfinite(expected) and (type(got) is Fraction or got.is_finite())
+        if not (tolerant and finite):
+            return bool(got == expected)
+        if type(got) is decimal.Decimal:
+            # in _WIDE, as the float tokens are: Fraction(Decimal('1e-999999999')) would build
+            # a billion-digit denominator here, outside the sandbox
+            with decimal.localcontext(_WIDE) as ctx:
+                e = ctx.create_decimal_from_float(expected)
+                diff = abs(got - e)
+                return diff <= ctx.create_decimal_from_float(float_spec.abs_tol) or diff <= ctx.create_decimal_from_float(float_spec.rel_tol) * abs(e)
+        d = abs(got - Fraction(expected))
+        return d <= Fraction(float_spec.abs_tol) or d <= Fraction(float_spec.rel_tol) * abs(Fraction(expected))
+    except (ArithmeticError, ValueError):
+        return False
+
+
 def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None, json_expected: bool = True) -> bool:
     """Strict equality of two decoded plain values.
 
     - bool is not int (True != 1); int and float compare by value (2 == 2.0); NaN never equal.
+    - a returned fractions.Fraction or decimal.Decimal (exact types) equals an int or float
+      as Python's == says (Fraction(2) == 2), or by the float tolerance on exact rationals.
     - floats equal exactly unless `float_spec` (mode "float") gives a tolerance.
     - str, bytes, None only equal their own type.
     - `json_expected`: the expected value came from JSON, which has no tuples, so a returned
@@ -155,6 +180,8 @@ def values_equal(got: Any, expected: Any, float_spec: CompareSpec | None = None,
     if isinstance(expected, bool) or isinstance(got, bool):
         return type(got) is bool and type(expected) is bool and got == expected
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
+        if type(got) is Fraction or type(got) is decimal.Decimal:
+            return _stdlib_number_equal(got, expected, float_spec)
         if type(got) not in (int, float):
             return False
         if isinstance(got, float) and math.isnan(got) or isinstance(expected, float) and math.isnan(expected):

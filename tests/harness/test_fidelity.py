@@ -485,6 +485,26 @@ def test_a_crash_outside_the_asserts_inside_a_loop_fails_the_loops_assert():
     assert o.status == "fail" and o.reward == 0.0 and o.tests_passed == 0
 
 
+def test_a_top_level_loop_of_asserts_is_one_test_that_must_assert():
+    # rty's HONEST F: a table of cases in a top-level loop had no test id (invalid_input, 0 for
+    # right code). Now the loop is test `check:<line>`; a failure anywhere in it fails it, and a
+    # loop that ran none of its asserts (an empty table, or one the program's answer emptied)
+    # fails: a test that asserted nothing is no pass.
+    loop = "for x, y in [(1, 2), (41, 42), (-3, -2)]:\n    assert f(x) == y\n"
+    driven = "for got, want in zip(f_all([1, 41, -3]), [2, 42, -2]):\n    assert got == want\n"
+    right = "def f(x):\n    return x + 1\n\n\ndef f_all(xs):\n    return [f(x) for x in xs]\n"
+    empty = "def f(x):\n    return x\n\n\ndef f_all(xs):\n    return []\n"
+    off = "def f(x):\n    return 0 if x == 41 else x + 1\n"
+    rows = [(right, loop), (right, "assert f(0) == 1\n" + loop), (right, driven), (off, loop),
+            (off, "assert f(0) == 1\n" + loop), (empty, driven), (empty, "assert 1 == 1\n" + driven)]
+    opts = ScoreOptions(reward=RewardConfig(shape="fraction"), concurrency=2)
+    with Grader(opts) as g:
+        got = g.grade([{"completion": c, "tests": t} for c, t in rows])
+    assert [(o.status, o.tests_passed, o.tests_total) for o in got] == [
+        ("pass", 1, 1), ("pass", 2, 2), ("pass", 1, 1), ("fail", 0, 1), ("fail", 1, 2), ("fail", 0, 1), ("fail", 1, 2)], got
+    assert "ran none of its asserts" in got[5].error, got[5].error
+
+
 def _ex(records, done=True):
     from rlvr_grade.types import Execution, TestRecord
 

@@ -82,7 +82,7 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1 and len(HONEST_CASES) >= 10
+    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1
 
 
 @pytest.mark.parametrize("name,style", UNITTEST_CASES)
@@ -111,29 +111,8 @@ def test_the_corpus_honest_programs_score_one_under_unittest_too(graded, name, s
 
 
 @pytest.mark.xfail(strict=True, reason="open (rty -> s15e): the guard refuses marshal.loads of plain data and "
-                   "doctest's sys.settrace(None); IsolatedAsyncioTestCase's async tests are not witnessed; "
-                   "the fence runs the tests' super()/eval()/locals() in its own frame; asserts only in a "
-                   "top-level loop are no test")
+                   "doctest's sys.settrace(None); the fence runs the tests' super()/eval()/locals() in its own frame")
 @pytest.mark.parametrize("name,style", HONEST_CASES)
 def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
     outcome = graded[(name, style)]
-    assert outcome.reward == 1.0, (outcome.status, outcome.error)
-
-
-# Call style (the value leaves the sandbox as tagged JSON, compared outside): the stdlib's exact
-# numeric types are no plain value there, so a right answer held in one is a runtime_error,
-# where Python (and APPS' and LiveCodeBench's graders) say `Fraction(2) == 2`.
-CALL_ROWS = {
-    "fraction_for_an_int": ("from fractions import Fraction\n\n\ndef f(x):\n    return Fraction(x + 1)\n", 2),
-    "decimal_for_a_float": ("from decimal import Decimal\n\n\ndef f(x):\n    return Decimal(x) + Decimal('0.5')\n", 1.5),
-}
-
-
-@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): a call's Fraction or Decimal return is 'not a plain value'")
-@pytest.mark.parametrize("name", sorted(CALL_ROWS))
-def test_call_style_stdlib_numbers_equal_as_python_says(name):
-    program, expected = CALL_ROWS[name]
-    row = {"completion": program, "tests": [{"args": [1], "output": expected}], "fn_name": "f"}
-    with Grader(ScoreOptions(concurrency=1, retry_delay=0.05)) as g:
-        [outcome] = g.grade([row])
     assert outcome.reward == 1.0, (outcome.status, outcome.error)

@@ -276,6 +276,46 @@ def test_a_wide_int_is_tagged_hex_and_a_forged_tag_is_malformed():
 
 
 @requires_root
+def test_the_stdlibs_exact_numbers_equal_as_python_says(grader):
+    """A Fraction or Decimal answer (exact types) crosses tagged and is compared with Python's
+    own == (rty's HONEST G: they were 'not a plain value', runtime_error 0 for right code):
+    Fraction(2) == 2 and Decimal('1.5') == 1.5 hold, Decimal('0.1') == 0.1 does not (exact,
+    as for floats), a NaN or a signalling NaN never equals, and a subclass stays not plain."""
+    fraction, decimal = "from fractions import Fraction\n\n\n", "from decimal import Decimal\n\n\n"
+    rows = [
+        row(fraction + "def f(x):\n    return Fraction(x + 1)\n", [{"args": [1], "output": 2}]),
+        row(decimal + "def f(x):\n    return Decimal(x) + Decimal('0.5')\n", [{"args": [1], "output": 1.5}]),
+        row(fraction + "def f(x):\n    return [Fraction(x, 2), (Fraction(-3, 4),)]\n", [{"args": [3], "output": [1.5, [-0.75]]}]),
+        row(decimal + "def f(x):\n    return Decimal('0.1')\n", [{"args": [1], "output": 0.1}]),
+        row(fraction + "def f(x):\n    return Fraction(1, 3)\n", [{"args": [1], "output": 0.3333333333333333}]),
+        row(decimal + "def f(x):\n    return Decimal('sNaN')\n", [{"args": [1], "output": 1}]),
+        row(decimal + "def f(x):\n    return Decimal('NaN')\n", [{"args": [1], "output": 1}]),
+        row(fraction + "class F(Fraction):\n    pass\n\n\ndef f(x):\n    return F(2)\n", [{"args": [1], "output": 2}]),
+    ]
+    *right, tenth, third, snan, nan, subclass = grader.grade(rows)
+    for o in right:
+        assert o.status == "pass", (o.status, o.error[:300])
+    for o in (tenth, third, snan, nan):
+        assert o.status == "fail" and "wrong answer" in o.error, (o.status, o.error[:300])
+    assert subclass.status == "runtime_error" and "not a plain value" in subclass.error, (subclass.status, subclass.error)
+
+
+def test_fraction_and_decimal_tags_round_trip_and_forged_ones_are_malformed():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    for v in (Fraction(-7, 3), Fraction(10 ** 5000, 3), Decimal("-1.50"), Decimal("1e-999999"), Decimal("Infinity")):
+        back = decode(json.loads(json.dumps(encode(v))))
+        assert type(back) is type(v) and back == v and (type(v) is Fraction or back.as_tuple() == v.as_tuple())
+    assert values_equal(Fraction(3, 2), 1.5) and not values_equal(Fraction(3, 2), 2) and not values_equal(Fraction(1), True)
+    assert values_equal(Decimal("0.1"), 0.1, CompareSpec(mode="float")) and not values_equal(Decimal("0.1"), 0.1)
+    for bad in ({"$fraction": [1, 0]}, {"$fraction": [1, -2]}, {"$fraction": [1.5, 2]}, {"$fraction": [1]}, {"$fraction": "1/2"},
+                {"$decimal": 1.5}, {"$decimal": "one"}):
+        with pytest.raises(MalformedValue):
+            decode(bad)
+
+
+@requires_root
 def test_apps_layout_unwraps_its_one_element_lists(grader):
     apps = {"inputs": [[[3, 1, 2]], [[5]]], "outputs": [[[1, 2, 3]], [[5]]], "fn_name": "srt"}
     code = "def srt(xs):\n    return sorted(xs)\n"
