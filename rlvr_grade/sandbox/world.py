@@ -28,7 +28,7 @@ from rlvr_harness.files import ENV_AT, PYTHON_AT
 
 WORLD = "world"
 # Bumped when what a world holds changes: a world made by older code is made again.
-_MADE_BY = 2
+_MADE_BY = 3
 _BASE_FACTS = ("import json, os, sys, sysconfig; print(json.dumps([os.path.realpath(sys.base_prefix), "
                "os.path.realpath(getattr(sys, '_base_executable', '') or sys.executable), "
                "os.path.realpath(sysconfig.get_paths()['stdlib'])]))")
@@ -233,10 +233,20 @@ def _unname(path: str, names: dict[str, str]) -> bool:
             start = data.rfind(b"\0", 0, i) + 1
             end = data.find(b"\0", i)
             end = len(data) if end < 0 else end
-            text = bytes(data[start:end])
+            old = bytes(data[start:end])
+            text = old
             for k, v in keys:
                 text = text.replace(k, v)
-            data[start:end] = text + b"\0" * (end - start - len(text))
+            # The linker merges a string that is the tail of another into it: libpython's
+            # PY_VERSION ("3.11.7") is the last bytes of its compiled prefix ("/x/versions/3.11.7"),
+            # so NULs there emptied sys.version. The old string's last path component stays in
+            # place after the new one's NUL; where it does not fit, the string is left as it was
+            # (the file is then not shown: Unsupported).
+            tail = old.rsplit(b"/", 1)[-1]
+            if len(text) + 1 + len(tail) > len(old):
+                at = end
+                continue
+            data[start:end] = text + b"\0" * (len(old) - len(text) - len(tail)) + tail
             at = end
     with open(path, "r+b") as fh:
         fh.write(data)

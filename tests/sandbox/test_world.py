@@ -39,7 +39,8 @@ for dirpath, dirnames, filenames in os.walk("/python"):
                 data = fh.read()
             named += [path + ": " + h.decode() for h in hidden if h in data]
 child = subprocess.run([sys.executable, "-c", "import sys; print(sys.base_prefix)"], capture_output=True, text=True)
-print(json.dumps({"base_prefix": sys.base_prefix, "os": os.__file__, "exe": os.readlink("/proc/self/exe"),
+import platform
+print(json.dumps({"version": sys.version, "implementation": platform.python_implementation(), "base_prefix": sys.base_prefix, "os": os.__file__, "exe": os.readlink("/proc/self/exe"),
                   "stdlib": sysconfig.get_paths()["stdlib"], "base_executable": sys._base_executable,
                   "maps": sorted({l.split()[-1] for l in open("/proc/self/maps") if "/" in l}),
                   "child": child.stdout.strip() or child.stderr[-500:], "named": named,
@@ -56,6 +57,7 @@ def test_a_check_sees_its_base_interpreter_at_python_whatever_the_install(python
                             "sys.base_prefix), os.path.realpath(sysconfig.get_paths()['stdlib'])]))"],
                            capture_output=True, text=True, check=True)
     prefix, stdlib = json.loads(facts.stdout)
+    version = subprocess.run([python, "-I", "-c", "import sys; print(sys.version)"], capture_output=True, text=True, check=True).stdout.strip()
     env_path = tmp_path / ("0" * 64)
     made = subprocess.run([python, "-m", "venv", "--without-pip", str(env_path / "venv")], capture_output=True, text=True)
     if made.returncode != 0:
@@ -74,6 +76,9 @@ def test_a_check_sees_its_base_interpreter_at_python_whatever_the_install(python
     assert out.returncode == 0, out.stderr[-2000:]
     seen = json.loads(out.stdout)
     assert seen["base_prefix"] == PYTHON_AT == seen["child"], seen
+    # The rewritten libpython still says what it is: its version string shares bytes with the
+    # compiled prefix (the linker merges a string into another's tail), and platform parses it.
+    assert seen["version"] == version and seen["implementation"] == "CPython", (seen["version"], version)
     for key in ("os", "exe", "stdlib", "base_executable"):
         assert seen[key].startswith(PYTHON_AT + "/"), (key, seen)
     # Nothing the process maps is the install's own (its binary, libpython beside it, its stdlib's
