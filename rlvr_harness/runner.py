@@ -832,8 +832,46 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[.
                 _is_not=__import__("operator").is_not, _any=any, _all=slice(None), _type_type=type,
                 _held=getattr(_DICTVER, "held", None), _restore_list=_restore_held_list, _list_now=_held_list_now,
                 _restore_table=_restore_held_table, _pre_modules=pre_modules, _llives=loaded_lives,
-                _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own) -> bool:
+                _litems=loaded_items, _lknown=loaded_known, _lown=loaded_own, _rebase=False, _undo=None,
+                _dicts=False) -> Any:
         # _check: whether anything would be put back (strict's fence), changing nothing
+        if _rebase:
+            # strict's frame fence, where a program frame begins on state the tests changed (a
+            # library they used or patched): every changed dict's values now are what to put
+            # back, until _undo gives back the entries this returns (the step's own restore then
+            # puts back what was held before the step, as without the frame)
+            undo = []
+            for i in (_changed(_llives, _lknown) if _lknown is not None else _range(_len(_llives))):
+                live = _llives[i]
+                undo.append((None, i, _get(_lown, i, _missing), _lknown[i] if _lknown is not None else None))
+                _lown[i] = _tuple(live.items())
+                if _lknown is not None:
+                    _lknown[i] = _tags((live,))[0]
+            for _lives, _table, _known in _parts:
+                for i in (_changed(_lives, _known) if _known is not None else _range(_len(_table))):
+                    live, items, owner = _table[i]
+                    undo.append((_table, i, _table[i], _known[i] if _known is not None else None))
+                    if _type(owner) is _tuple and owner[1] is None:  # a table: its keys now are its own
+                        owner = (owner[0], None, _frozenset(_map(_id, live)))
+                    _table[i] = (live, _tuple(live.items()), owner)
+                    if _known is not None:
+                        _known[i] = _tags((live,))[0]
+            return undo
+        if _undo is not None:
+            for table, i, was, known in _undo:
+                if table is None:
+                    if was is _missing:
+                        _lown.pop(i, None)
+                    else:
+                        _lown[i] = was
+                    if _lknown is not None:
+                        _lknown[i] = known
+                else:
+                    table[i] = was
+                    for _lives, _table, _known in _parts:
+                        if _table is table and _known is not None:
+                            _known[i] = known
+            return False
         if _token:  # what the held state is now, changing nothing (strict's frame fence)
             return (_tags(_llives), _tuple(_tags(_lives) for _lives, _table, _known in _parts),
                     _tuple(_tuple(_map(_id, seq)) if _type(seq) is _list_type else _frozenset(_map(_id, seq))
@@ -859,7 +897,8 @@ def restorer(test_modules: list[str] | tuple[str, ...] = ()) -> tuple[Callable[.
                 _lknown[i] = _tags((live,))[0]
         # classes first (a swapped class decides what every later lookup finds), then dicts;
         # _dictver.held finds what changed by identity in C (~1 us for numpy's 400 objects)
-        seq_todo, ident_todo = _held(_seqs, _idents) if _held is not None else (_range(_len(_seqs)), _range(_len(_idents)))
+        seq_todo, ident_todo = (((), ()) if _dicts else _held(_seqs, _idents) if _held is not None
+                                else (_range(_len(_seqs)), _range(_len(_idents))))
         for j in ident_todo:
             obj, cls, own = _idents[j]
             if _check:
