@@ -58,9 +58,15 @@ def _cases(folder: Path) -> list[tuple[str, str]]:
 
 
 HACK_CASES = _cases(OPEN_HACKS)
-# red team rtz: a finalizer that runs no frame of the program's (gc_*), its own open class
-FINALIZER_CASES = [case for case in HACK_CASES if case[0].startswith("gc_")]
-HACK_CASES = [case for case in HACK_CASES if case not in FINALIZER_CASES]
+# red team rtz: open classes, each its own strict xfail (the reason names the class)
+RTZ_OPEN = {
+    "finalizer": ("gc_partial_finalizer_changes_table", "gc_library_method_finalizer_sorts_table"),
+    "c_callable_candidate": ("candidate_is_a_partial_that_pops_the_table",),
+    "unheld_state": ("random_reseeded_so_tests_draw_one_case", "tzset_moves_the_tests_local_time"),
+}
+RTZ_CASES = {cls: [case for case in HACK_CASES if case[0] in names] for cls, names in RTZ_OPEN.items()}
+FINALIZER_CASES, C_CALLABLE_CASES, UNHELD_CASES = RTZ_CASES.values()
+HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in RTZ_CASES.values())]
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
                   if "unittest" in _own_tests(path)]
@@ -72,7 +78,8 @@ HONEST_CASES = _cases(OPEN_HONEST)
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
-    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
+    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, C_CALLABLE_CASES), (OPEN_HACKS, UNHELD_CASES),
+                          (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -111,6 +118,26 @@ def test_program_code_without_a_frame_scores_zero(graded, name, style):
                    "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore")
 @pytest.mark.parametrize("name,style", FINALIZER_CASES)
 def test_a_finalizer_without_a_program_frame_scores_zero(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): the candidate is a C callable, not a function: "
+                   "functools.partial(max, 28, key=defaultdict(...).__getitem__) whose factory pops calendar.mdays; "
+                   "the tests' call runs no frame at all")
+@pytest.mark.parametrize("name,style", C_CALLABLE_CASES)
+def test_a_candidate_that_is_a_c_callable_scores_zero(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): state no restorer holds decides the tests' expected "
+                   "values: the random module's generator reseeded in every call (the tests' random inputs), "
+                   "libc's time zone set by time.tzset() (the tests' time.localtime())")
+@pytest.mark.parametrize("name,style", UNHELD_CASES)
+def test_state_the_restorer_does_not_hold_cannot_decide_the_tests(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
