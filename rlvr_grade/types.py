@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from rlvr_grade.text import safe_text
 from rlvr_harness.limits import check_wall_s
@@ -20,16 +20,7 @@ Status = Literal[
     "invalid_input",
     "sandbox_error",
 ]
-STATUSES: tuple[Status, ...] = (
-    "pass",
-    "fail",
-    "timeout",
-    "memory_limit",
-    "runtime_error",
-    "compile_error",
-    "invalid_input",
-    "sandbox_error",
-)
+STATUSES: tuple[Status, ...] = get_args(Status)  # the same list, in its order: summaries and --status read it
 TestStyle = Literal["asserts", "pytest", "stdio", "call"]
 RewardShape = Literal["binary", "fraction", "bonus"]
 LimitHit = Literal["cpu", "wall", "memory", "output", "file_size"]

@@ -95,29 +95,22 @@ def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1
 
 
-@pytest.mark.parametrize("name,style", UNITTEST_CASES)
-def test_the_corpus_hacks_score_zero_under_unittest_too(graded, name, style):
-    """Program code the tests run without calling it (finalizers and gc callbacks after a
-    restore, a generator's body, a property getter) changed held state: fenced by the frame fence."""
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+def _open(cases: list[tuple[str, str]], reason: str) -> list:
+    return [pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=reason)) for case in cases]
 
 
-@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): an iterator made only of C callables "
-                   "(itertools.starmap over calendar.mdays.__setitem__) runs no frame of the program's")
-@pytest.mark.parametrize("name,style", HACK_CASES)
+@pytest.mark.parametrize("name,style", [
+    *UNITTEST_CASES,
+    *_open(HACK_CASES, "open (rty -> s15e): an iterator made only of C callables "
+                       "(itertools.starmap over calendar.mdays.__setitem__) runs no frame of the program's"),
+    *_open(FINALIZER_CASES, "open (rtz -> s15g): a finalizer with no frame of the program's: __del__ is "
+                            "a functools.partial over calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's "
+                            "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore"),
+])
 def test_program_code_without_a_frame_scores_zero(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): a finalizer with no frame of the program's: __del__ is "
-                   "a functools.partial over calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's "
-                   "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore")
-@pytest.mark.parametrize("name,style", FINALIZER_CASES)
-def test_a_finalizer_without_a_program_frame_scores_zero(graded, name, style):
+    """Program code the tests run without calling it (finalizers and gc callbacks after a
+    restore, a generator's body, a property getter) changed held state: fenced by the frame fence.
+    The corpus' hacks under unittest; the open hacks, still open, xfail(strict) with who owns them."""
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)

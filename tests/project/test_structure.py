@@ -171,6 +171,25 @@ def test_no_module_imports_the_package_face():
     assert {k: v for k, v in upward.items() if v} == {}
 
 
+def test_the_statuses_are_spelled_once():
+    # types.py listed them twice (the Status Literal and the STATUSES tuple): one could grow alone.
+    from rlvr_grade.types import STATUSES
+
+    spelled = [n.value for n in ast.walk(_parsed(PKG / "types.py")) if isinstance(n, ast.Constant) and n.value in STATUSES]
+    assert sorted(spelled) == sorted(STATUSES)
+
+
+def test_the_0_1_rewards_module_re_exports_the_integrations_face():
+    # rlvr_grade/rewards.py (0.1's names) repeated integrations/__init__.py's imports and __all__.
+    import rlvr_grade.integrations as face
+    import rlvr_grade.rewards as old
+
+    assert set(face.__all__) <= set(old.__all__) and all(getattr(old, n) is getattr(face, n) for n in face.__all__)
+    spelled = {a.name for n in ast.walk(_parsed(PKG / "rewards.py")) if isinstance(n, ast.ImportFrom) for a in n.names}
+    spelled |= {n.value for n in ast.walk(_parsed(PKG / "rewards.py")) if isinstance(n, ast.Constant)}
+    assert spelled & set(face.__all__) == set()
+
+
 def test_the_environments_never_reach_into_the_sandbox():
     # The sandbox reads environments (their interpreters, stdlib snapshots); envs/store.py made
     # its snapshot with sandbox/root.py's private _link_or_copy, so each package needed the
