@@ -119,3 +119,102 @@ def build_archive(request: dict[str, Any], name: str = "request.json") -> bytes:
             info.mtime = now
             tar.addfile(info, io.BytesIO(data))
     return buf.getvalue()
+
+
+@functools.lru_cache(maxsize=1)
+def extension_files() -> tuple[tuple[str, str], ...]:
+    """The C extensions built beside the shipped modules, as (path in the package tree, host
+    file): the harness's (_dictver, _arrays) and the runner's (sandbox/_child, _linux), those
+    this interpreter's build made (its EXTENSION_SUFFIXES). Absent where no compiler built
+    them; the code then runs without them, as it does there."""
+    import importlib.machinery
+
+    suffixes = tuple(s for s in importlib.machinery.EXTENSION_SUFFIXES if s != ".so") or (".so",)
+    folders = {os.path.dirname(rel) for rel, _ in package_files()}
+    tops = {"rlvr_grade": PACKAGE_DIR, "rlvr_harness": os.path.dirname(os.path.abspath(rlvr_harness.__file__))}
+    out = []
+    for folder in sorted(folders):
+        top, _, rest = folder.partition("/")
+        host = os.path.join(tops[top], rest)
+        for name in sorted(os.listdir(host)):
+            if name.endswith(suffixes) and os.path.isfile(os.path.join(host, name)):
+                out.append((os.path.join(folder, name), os.path.join(host, name)))
+    return tuple(out)
+
+
+# Compiles the copy's modules under the names the sandbox shows them at (run by the interpreter
+# that will load them, so its bytecode tag is the one it reads): argv = the copy, HARNESS_AT.
+_COMPILE = """
+import compileall, os, py_compile, sys
+top, at = sys.argv[1], sys.argv[2]
+mode = py_compile.PycInvalidationMode.UNCHECKED_HASH
+for name in sorted(os.listdir(top)):
+    if not compileall.compile_dir(os.path.join(top, name), ddir=at + "/" + name, quiet=2, invalidation_mode=mode, workers=1):
+        sys.exit(1)
+"""
+
+
+def harness_copy(python: str, base: str | None = None) -> tuple[str, int]:
+    """A folder holding rlvr_grade/ and rlvr_harness/ as they run inside a sandbox (the files
+    package_files() and extension_files() name, and nothing else of the checkout), with their
+    bytecode compiled by `python` as root.HARNESS_AT/<package>/...: what a sandbox that imports
+    the runner from its root (gVisor) is shown there. The checkout's own __pycache__, which an
+    import or pip wrote, names the checkout in every code object, and a check reads the files
+    (tests/adversarial/grader_paths_in_files.py). Made once per content and interpreter in the
+    farm folder (root.farm_base(), `harness-<key>`), with an open descriptor holding a shared
+    lock on it: root.sweep removes it an hour after its last use, when nobody holds one."""
+    import fcntl
+    import secrets
+    import shutil
+    import subprocess
+
+    from rlvr_grade.sandbox import root
+
+    base = base or root.farm_base()
+    real = os.path.realpath(python)
+    st = os.stat(real)
+    h = hashlib.sha256(f"{harness_digest()}\n{real}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    for rel, host in extension_files():
+        with open(host, "rb") as fh:
+            h.update(rel.encode() + b"\0" + hashlib.sha256(fh.read()).digest())
+    final = os.path.join(base, "harness-" + h.hexdigest()[:24])
+    if not os.path.isdir(final):
+        os.makedirs(base, mode=0o700, exist_ok=True)
+        tmp = os.path.join(base, f".build-{os.getpid()}-{secrets.token_hex(4)}")
+        try:
+            for rel, data in package_files():
+                path = os.path.join(tmp, rel)
+                os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(data)
+            for rel, host in extension_files():
+                shutil.copyfile(host, os.path.join(tmp, rel))
+                os.chmod(os.path.join(tmp, rel), 0o755)
+            from rlvr_grade.sandbox.root import HARNESS_AT
+
+            done = subprocess.run([python, "-I", "-c", _COMPILE, tmp, HARNESS_AT], capture_output=True, text=True,
+                                  timeout=300, stdin=subprocess.DEVNULL)
+            if done.returncode != 0:
+                raise OSError(f"{python} could not compile the harness: {(done.stderr or done.stdout).strip()[-300:]}")
+            for dirpath, dirnames, filenames in os.walk(tmp):
+                for n in dirnames:
+                    os.chmod(os.path.join(dirpath, n), 0o755)
+                for n in filenames:
+                    os.chmod(os.path.join(dirpath, n), 0o755 if n.endswith(".so") else 0o644)
+            os.chmod(tmp, 0o755)
+            try:
+                os.rename(tmp, final)
+            except OSError as exc:  # another grader made the same copy meanwhile
+                import errno
+
+                if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    fd = os.open(final, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    try:
+        os.utime(final)  # in use: root.sweep leaves what was used within the hour
+    except OSError:
+        pass
+    return final, fd

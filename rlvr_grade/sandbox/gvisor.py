@@ -218,6 +218,10 @@ class GvisorBackend(RemoteBackend):
         python = self._world(env_id).python
         return os.path.join(ENV_AT, "bin", os.path.basename(python)) if _venv_of(python) else python
 
+    def _host_python(self, world: Any) -> str:
+        """The host path of the interpreter a sandbox over `world` runs (None: `python`'s)."""
+        return world.python if world is not None else (self.python or sys.executable)
+
     def _spec(self, language: str, env_id: str = "") -> dict[str, Any]:
         """The OCI config of a check in `language` and environment `env_id` (without process
         args), built once."""
@@ -252,6 +256,18 @@ class GvisorBackend(RemoteBackend):
             if venv:  # the environment's venv at root.ENV_AT: its prefix and files are /env's
                 want = want.union(root.Root(moved=((venv, root.ENV_AT),)))
             layout = want.masking(self.hide).layout()
+        # What is shown at /harness is a copy of the code that runs inside, its bytecode compiled
+        # under those names by the interpreter that loads it (bundle.harness_copy), not the
+        # checkout: the checkout's __pycache__ named the checkout in every code object.
+        from rlvr_grade.sandbox.bundle import harness_copy
+
+        copy, lock = harness_copy(self._host_python(world))
+        self._farm_locks.append(lock)
+        shown = {f"{root.HARNESS_AT}/{name}": os.path.join(copy, name) for name in ("rlvr_grade", "rlvr_harness")}
+        if set(shown) - {path for path, _ in layout.mounts} or any(root.inside(p, at) and p != at for at in shown
+                                                                    for p in (*layout.hidden, *(f for f, _ in layout.files))):
+            raise SandboxError(f"gvisor: the root shows the harness otherwise than as the folders {sorted(shown)}")
+        layout = dataclasses.replace(layout, mounts=tuple((path, shown.get(path, src)) for path, src in layout.mounts))
         farm, lock = root.materialize(layout)
         self._farm_locks.append(lock)
         etc = os.path.join(self._state, "etc")

@@ -1126,12 +1126,19 @@ def test_answers_kept_where_python_lives_are_not_in_a_gvisor_root(gvisor, where)
 def test_no_file_in_a_gvisor_root_carries_the_environments_folder(gvisor, host):
     """The environment's venv is /env under gVisor too, the same folder: its bytecode named the
     folder it was built in (test_no_file_in_the_root_carries_a_grader_path); its base interpreter
-    /python, whose files named where Python is installed (sandbox/world.py)."""
+    /python, whose files named where Python is installed (sandbox/world.py); and the runner's
+    /harness, whose bytecode named the checkout in every code object (a copy compiled under
+    /harness: bundle.harness_copy)."""
     envs_folder = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(gvisor._world("").python))))
-    check = make_check(program("grader_paths_in_files", PATHS=[envs_folder, str(host.home), *_interpreter_paths()],
+    check = make_check(program("grader_paths_in_files", PATHS=[*_grader_paths(), envs_folder, str(host.home),
+                                                                *_interpreter_paths()],
                                TOPS=["/env", "/harness", "/etc", "/python"]),
                        TESTS, Limits(cpu_s=30.0, wall_s=120.0, memory_mb=256))
-    ex = gvisor.run(check)
+    planted = _plant_harness_bytecode(uuid.uuid4().hex[:12])
+    try:
+        ex = gvisor.run(check)
+    finally:
+        planted.unlink(missing_ok=True)
     out = score(check, ex, RewardConfig(), 0.0)
     assert (out.status, out.reward) == ("fail", 0.0), (out, ex.stdout[-800:], ex.stderr[-800:])
     assert "seen []" in ex.stdout and "files 0" not in ex.stdout, ex.stdout[-1500:]
