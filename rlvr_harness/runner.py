@@ -1293,6 +1293,7 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
     setup_target = _setup_target
     is_tests = guard.registry.category if isinstance(guard, Guard) else None
     verdicts = _step_verdicts
+    getlimit, setlimit, SOFT_FRAMES = sys.getrecursionlimit, sys.setrecursionlimit, _SOFT_FRAMES
     module.__file__ = os.path.abspath(WORKDIR_SOLUTION)
     sys.modules["solution"] = module
     ns = module.__dict__
@@ -1301,6 +1302,7 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
             guard.trust(step_code)  # the tests' code, compiled here: trusted by identity
     watch_forks()
     _TAKEN.clear()
+    _recursion_headroom(sys._getframe())
     guard.arm()
     try:
         run(code, ns)
@@ -1323,6 +1325,9 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         log(("active", lines or no_lines))
         mark = log(("mark",))
         crash_line = None
+        limit = getlimit() + SOFT_FRAMES if lines else 0
+        if limit:
+            setlimit(limit)  # the soft assert's helper and lambda under each of its calls
         try:
             run(step_code, tns)
         except MemoryError:
@@ -1338,6 +1343,8 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         else:
             frames_off()
             failed = None
+        if limit and getlimit() == limit:
+            setlimit(limit - SOFT_FRAMES)
         log(("active", no_lines))
         for dotted, attr in sets:  # the tests' own setup stands (only the candidate's is undone)
             target = setup_target(tns, dotted)
@@ -1364,6 +1371,29 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         elif is_check:
             report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
+
+
+# What the harness's frames count for the recursion limit beyond a script's own: the fence
+# around each call of the tests into the program; in HumanEval's check(), also the soft
+# assert's helper and lambda (measured: a script's 998 deep under asserts, 997 in check()).
+_WRAPPER_FRAMES = 3
+_SOFT_FRAMES = 5
+# `python -m pytest` calls pytest.main under 4 frames of its own (runpy's two, pytest's
+# __main__ and console_main); the witness and the fence wrap each test function
+_PYTEST_FRAMES = -2
+
+
+def _recursion_headroom(frame: Any, extra: int = _WRAPPER_FRAMES) -> None:
+    """The program's and the tests' recursion budget is a plain script's: their module code
+    runs under the harness's frames, not at depth 1, so the limit grows by that depth (and the
+    few frames each of the tests' calls passes through). At the default limit a program
+    recursing 982-997 deep was a RecursionError here and passes under `python` (fidh: 981 in
+    HumanEval's check() here, 985 under the openai harness, 997 under `python`)."""
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    sys.setrecursionlimit(sys.getrecursionlimit() + depth + extra)
 
 
 _RANK = {"passed": 0, "failed": 1, "error": 2}
@@ -2449,6 +2479,7 @@ def run_pytest(payload: CheckPayload, report: Report, workdir: str, testdir: str
     import_module = __import__("importlib").import_module
     watch_forks()
     _TAKEN.clear()
+    _recursion_headroom(sys._getframe(), _PYTEST_FRAMES)
     guard.arm()
     try:
         import_module(WORKDIR_SOLUTION[:-3])

@@ -1,0 +1,34 @@
+# ruff: noqa
+# Recursion as deep as the reference run allows at the default limit: a plain `python` run
+# of the program and a check() leaves 997 frames under check(), `python -m pytest` ~960 under a
+# test function. The harness's own frames sit under the tests here: it was a RecursionError
+# from 982 deep under check() (fidh) and from ~950 under pytest.
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+
+
+def f(x):
+    return x + 1 + depth(990) - 990
+
+
+def g(x):
+    return x + 1 + depth(955) - 955
+
+
+TESTS_ASSERTS = """
+def check(candidate):
+    assert candidate(1) == 2
+    assert candidate(-3) == -2
+
+
+check(f)
+"""
+
+TESTS_PYTEST = """
+from solution import *
+
+
+def test_g():
+    assert g(1) == 2
+    assert g(-3) == -2
+"""
