@@ -234,16 +234,17 @@ def enter_user_namespace(inside_uid: int = 0, inside_gid: int = 0) -> None:
 
 
 def probe(step: Callable[[], object]) -> int:
-    """Run `step` in a throwaway forked child and return how it ended: 0 when it returned, the
+    """Run `step` in a throwaway forked child and return how it ended: 0 when it returned (or
+    the small number it returned: a step that answers with one catches its own exceptions), the
     errno of the OSError it raised, 1 for any other exception (negative: the signal that killed
     it). For the questions whose asking cannot be undone here: a namespace once entered, ids
-    once dropped, mounts once made."""
+    once dropped, mounts once made, modules once imported."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the probe child
         code = 1
         try:
-            step()
-            code = 0
+            answer = step()
+            code = answer if type(answer) is int and 0 <= answer < 256 else 0
         except OSError as exc:
             code = exc.errno or 1
         except BaseException:  # noqa: BLE001 - any other failure is a "no", never this process's

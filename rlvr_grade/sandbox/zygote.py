@@ -885,32 +885,27 @@ def native_memory_warning() -> str:
 
 def _native_needed(blocked: list[str], modules: tuple[str, ...] | list[str]) -> str | None:
     """The first of `blocked` that importing `modules` (in order) cannot do without, or None:
-    tried in a forked child with `blocked` unavailable, so nothing of the trial stays here."""
+    tried in a throwaway child (linux.probe) with `blocked` unavailable, so nothing of the trial stays here."""
     import importlib
 
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child's exit status is the answer
-        code = 0
-        try:
-            for n in blocked:
-                sys.modules[n] = None  # type: ignore[assignment]
-            for name in modules:
-                try:
-                    importlib.import_module(name)
-                except ImportError as exc:
-                    seen: BaseException | None = exc
-                    while seen is not None and code == 0:  # one of the blocked, anywhere in the chain
-                        hit = str(seen.name).split(".")[0] if isinstance(seen, ImportError) else ""
-                        code = blocked.index(hit) + 1 if hit in blocked else 0
-                        seen = seen.__cause__ or seen.__context__
-                    if code:
-                        break
-                except BaseException:  # noqa: BLE001 - not a question of native modules
-                    continue
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    code = os.waitstatus_to_exitcode(status)
+    def trial() -> int:  # pragma: no cover - in the probe's child: the index + 1 of the one needed, or 0
+        for n in blocked:
+            sys.modules[n] = None  # type: ignore[assignment]
+        for name in modules:
+            try:
+                importlib.import_module(name)
+            except ImportError as exc:
+                seen: BaseException | None = exc
+                while seen is not None:  # one of the blocked, anywhere in the chain
+                    hit = str(seen.name).split(".")[0] if isinstance(seen, ImportError) else ""
+                    if hit in blocked:
+                        return blocked.index(hit) + 1
+                    seen = seen.__cause__ or seen.__context__
+            except BaseException:  # noqa: BLE001 - not a question of native modules
+                continue
+        return 0
+
+    code = linux.probe(trial)
     return blocked[code - 1] if 0 < code <= len(blocked) else None
 
 

@@ -423,10 +423,10 @@ CANDIDATE_SPAWNS = {
 GRADER_PROCESSES = {
     ("rlvr_grade/sandbox/isolation.py", "make_template", "os.fork"): "builds a language's root once per worker",
     # the one throwaway probe (inner's "can this runner build namespaces", isolation's "may a
-    # check's uid make a user namespace", "may this process"): a question that cannot be undone
+    # check's uid make a user namespace", "may this process", zygote's preload trial "which
+    # raw-memory module does this library need"): a question that cannot be undone
     ("rlvr_grade/sandbox/linux.py", "probe", "os.fork"): "a probe in a throwaway child",
     ("rlvr_grade/sandbox/seccomp.py", "compile_filter_apart", "os.fork"): "compiles the filter away from ctypes",
-    ("rlvr_grade/sandbox/zygote.py", "_native_needed", "os.fork"): "a preload trial: which raw-memory module it needs",
     ("rlvr_grade/sandbox/zygote.py", "become_userns_init", "os.fork"): "the unprivileged worker's pid-namespace init",
     ("rlvr_grade/sandbox/zygote.py", "seed_main", "os.fork"): "a seed forks a warm worker",
     ("rlvr_grade/sandbox/local.py", "_Seed._start.popen", "subprocess.Popen"): "starts a seed interpreter",
