@@ -63,10 +63,12 @@ RTZ_OPEN = {
     "finalizer": ("gc_partial_finalizer_changes_table", "gc_library_method_finalizer_sorts_table"),
     "c_callable_candidate": ("candidate_is_a_partial_that_pops_the_table",),
     "unheld_state": ("random_reseeded_so_tests_draw_one_case", "tzset_moves_the_tests_local_time",
-                     "re_cache_serves_another_pattern", "zoneinfo_cache_holds_a_zone_from_elsewhere"),
+                     "re_cache_serves_another_pattern", "zoneinfo_cache_holds_a_zone_from_elsewhere",
+                     "encodings_cache_serves_another_codec"),
+    "liar_key": ("struct_cache_liar_key",),
 }
 RTZ_CASES = {cls: [case for case in HACK_CASES if case[0] in names] for cls, names in RTZ_OPEN.items()}
-FINALIZER_CASES, C_CALLABLE_CASES, UNHELD_CASES = RTZ_CASES.values()
+FINALIZER_CASES, C_CALLABLE_CASES, UNHELD_CASES, LIAR_KEY_CASES = RTZ_CASES.values()
 HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in RTZ_CASES.values())]
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
@@ -80,7 +82,7 @@ HONEST_CASES = _cases(OPEN_HONEST)
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
     for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, C_CALLABLE_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
+                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -130,9 +132,19 @@ def test_a_candidate_that_is_a_c_callable_scores_zero(graded, name, style):
 @pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): state no restorer holds decides the tests' expected "
                    "values: the random module's generator reseeded in every call (the tests' random inputs), "
                    "libc's time zone set by time.tzset() (the tests' time.localtime()), re's pattern cache and "
-                   "ZoneInfo's cache holding the program's entries under the tests' keys")
+                   "ZoneInfo's and encodings' caches holding the program's entries under the tests' keys")
 @pytest.mark.parametrize("name,style", UNHELD_CASES)
 def test_state_the_restorer_does_not_hold_cannot_decide_the_tests(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): a liar key answers a library's C dict lookup: "
+                   "a str subclass of the program's, hash of '<i' and __eq__ always True, cached by struct with "
+                   "'<q''s layout; the tests' struct.calcsize('<i') finds it")
+@pytest.mark.parametrize("name,style", LIAR_KEY_CASES)
+def test_a_liar_key_in_a_library_cache_scores_zero(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
