@@ -38,7 +38,7 @@ from rlvr_grade.types import Check, Judge, Rollout
 from rlvr_harness import languages
 from rlvr_harness.limits import cases_check_wall_s
 from rlvr_harness.splitting import parse_locked
-from rlvr_harness.values import encode
+from rlvr_harness.values import BIG_BITS, NotPlain, encode
 from rlvr_harness.wire import CallCase, CaseOptions
 
 
@@ -91,6 +91,13 @@ def _as_text(v: Any, what: str) -> str:
         return v
     if isinstance(v, list) and all(isinstance(x, str) for x in v):
         return "\n".join(v) + "\n"  # some APPS rows split an input into lines
+    if isinstance(v, dict) and len(v) == 1 and "$int" in v:  # a JSON number past 4,300 digits (_json_int)
+        try:
+            v = decode(v)
+        except MalformedValue:
+            pass
+    if type(v) is int and v.bit_length() > BIG_BITS:
+        return str(decimal.Decimal(v))  # str() refuses an int past 4,300 digits; Decimal has no limit
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return str(v)
     raise CaseError(f"{what} is {type(v).__name__}, expected text")
@@ -119,15 +126,31 @@ def parse_cases(value: Any, what: str = "tests", fn_name: str | None = None) -> 
     layout that can be either kind call-based."""
     if value is None:
         raise CaseError(f"{what} is null")
+    tagged = isinstance(value, (str, bytes, bytearray))  # JSON text is read as tagged JSON (_json_int)
     value = _loads(value, what)
     if isinstance(value, dict):
-        return _parse_dict(value, what, fn_name)
+        return _parse_dict(value, what, fn_name, tagged)
     if isinstance(value, (list, tuple)):
-        return _parse_list(list(value), what, fn_name)
+        return _parse_list(list(value), what, fn_name, tagged)
     raise CaseError(f"{what} is {type(value).__name__}, expected a list of cases or an inputs/outputs object")
 
 
-def _parse_dict(d: dict, what: str, fn_name: str | None) -> CaseSet:
+def _arguments(value: Any, tagged: bool, what: str) -> Any:
+    """A call's arguments as the harness reads them (tagged JSON, values.decode). Read from
+    JSON text they are that already; given as Python values (the API, a Parquet row) they are
+    encoded like a return value: an int past 4,300 digits (JSON text cannot hold it), a tuple or
+    a set arrive as what they are. Anything not plain is the row's fault, named here."""
+    if tagged:
+        return value
+    try:
+        return encode(value)
+    except NotPlain as exc:  # its message speaks of a return value
+        raise CaseError(f"{what}: {str(exc).replace('returned a', 'holds a', 1)}") from None
+    except RecursionError:
+        raise CaseError(f"{what} is nested too deeply") from None
+
+
+def _parse_dict(d: dict, what: str, fn_name: str | None, tagged: bool = True) -> CaseSet:
     if "inputs" in d and "outputs" in d:  # APPS / TACO
         ins, outs = d["inputs"], d["outputs"]
         layout = "apps"
@@ -149,6 +172,8 @@ def _parse_dict(d: dict, what: str, fn_name: str | None) -> CaseSet:
         for i, args in enumerate(ins):
             if isinstance(args, str):  # some rows store each argument list as JSON text
                 args = _loads(args, f"{what} input {i}")
+            elif not tagged:
+                args = _arguments(args, False, f"{what} input {i}")
             if not isinstance(args, list):
                 args = [args]
             cases.append({"args": args, "kwargs": {}})
@@ -162,7 +187,7 @@ def _parse_dict(d: dict, what: str, fn_name: str | None) -> CaseSet:
     )
 
 
-def _parse_list(items: list, what: str, fn_name: str | None) -> CaseSet:
+def _parse_list(items: list, what: str, fn_name: str | None, tagged: bool = True) -> CaseSet:
     if not items:
         raise CaseError(f"{what} has no cases")
     ins: list[Any] = []
@@ -188,7 +213,8 @@ def _parse_list(items: list, what: str, fn_name: str | None) -> CaseSet:
                 args, kwargs = c.get("args", []), c.get("kwargs", {})
                 if not isinstance(args, list) or not isinstance(kwargs, dict):
                     raise CaseError(f"{what} case {i}: args must be a list and kwargs an object")
-                ins.append({"args": args, "kwargs": kwargs})
+                ins.append({"args": _arguments(args, tagged, f"{what} case {i} args"),
+                            "kwargs": _arguments(kwargs, tagged, f"{what} case {i} kwargs")})
                 outs.append(c[out_key])
         else:
             if "input" not in c:
@@ -209,7 +235,6 @@ def leetcode_cases(tests: Any) -> CaseSet | None:
     """`def check(candidate): assert candidate(<literals>) == <literal> ...` followed by
     `check(Solution().name)` -> call cases, or None when any statement is not of that form (the
     row then runs as asserts). The expected literal is Python, so tuples stay tuples."""
-    from rlvr_harness.values import NotPlain
 
     if isinstance(tests, dict):
         tests = tests.get("functional")

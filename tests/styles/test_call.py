@@ -266,6 +266,29 @@ def test_ints_past_the_digit_limit_cross_both_ways(grader):
     assert wrong.status == "fail" and "wrong answer" in wrong.error, (wrong.status, wrong.error[:300])
 
 
+@requires_root
+def test_python_valued_cases_carry_ints_past_the_digit_limit_tuples_and_sets(grader):
+    """Rows given as Python values (the API, a Parquet row), not JSON text: an argument past
+    4,300 digits was a grader error (json.dumps of the request raised: sandbox_error, null
+    reward), a set argument likewise and a tuple arrived as a list; now they are encoded like a return
+    value and arrive as what they are. An argument that is not a plain value is the row's fault."""
+    big = 10 ** 5000
+    rows = [
+        {"completion": "def f(n):\n    return n % 1000 + n.bit_length()\n", "fn_name": "f",
+         "tests": [{"args": [big], "output": big.bit_length()}]},
+        {"completion": "def f(n):\n    return n\n", "fn_name": "f", "tests": {"inputs": [[big]], "outputs": [big], "fn_name": "f"}},
+        {"completion": "def f(*a, **k):\n    return [type(v).__name__ for v in a] + [k['z'] % 7]\n", "fn_name": "f",
+         "tests": [{"args": [(1, 2), {3}, frozenset()], "kwargs": {"z": big}, "output": ["tuple", "set", "frozenset", big % 7]}]},
+        {"completion": "def f(n):\n    return n + 1\n", "fn_name": "f", "tests": [{"args": [big], "output": big}]},
+        {"completion": "def f(n):\n    return 1\n", "fn_name": "f", "tests": [{"args": [object()], "output": 1}]},
+    ]
+    *right, wrong, unplain = grader.grade(rows)
+    for o in right:
+        assert o.status == "pass", (o.status, o.error[:300])
+    assert wrong.status == "fail" and "wrong answer" in wrong.error, (wrong.status, wrong.error[:300])
+    assert unplain.status == "invalid_input" and "args: holds a builtins.object, not a plain value" in unplain.error, unplain
+
+
 def test_a_wide_int_is_tagged_hex_and_a_forged_tag_is_malformed():
     assert encode(10 ** 5000) == {"$int": format(10 ** 5000, "x")}
     assert decode(json.loads(json.dumps(encode(-(10 ** 5000))))) == -(10 ** 5000)

@@ -171,6 +171,25 @@ def test_sys_dunder_streams_are_the_cases_own(grader):
         assert o.status == "pass" and o.case_verdicts == ("AC", "AC", "AC"), o
 
 
+def test_an_expected_output_past_the_digit_limit_is_its_digits(grader):
+    """An expected stdout given as a number past 4,300 digits: from a Python row (str() raised
+    in the grader: sandbox_error) or from JSON text (read as the tagged int: invalid_input,
+    "is dict, expected text"). Either is its decimal digits now."""
+    import decimal
+
+    big = 10 ** 5000 + 7
+    prog = "import sys\nsys.set_int_max_str_digits(0)\nprint(10 ** int(input()) + %d)\n"
+    rows = [
+        {"completion": prog % 7, "tests": {"inputs": ["5000\n"], "outputs": [big]}},
+        {"completion": prog % 7, "tests": '{"inputs": ["5000\\n"], "outputs": [%s]}' % decimal.Decimal(big)},
+        {"completion": prog % 8, "tests": {"inputs": ["5000\n"], "outputs": [big]}},
+    ]
+    python_row, json_row, wrong = grader.grade(rows)
+    for o in (python_row, json_row):
+        assert o.status == "pass" and o.case_verdicts == ("AC",), (o.status, o.error[:300])
+    assert wrong.status == "fail" and wrong.case_verdicts == ("WA",), (wrong.status, wrong.error[:300])
+
+
 # -- the expected output never enters the sandbox ------------------------------------------------
 SNOOP = r'''
 import gc, os, sys
