@@ -1,11 +1,13 @@
 """Asserts-style tests prepared once per distinct test text, by the first check that needs them.
 
-Splitting, strict-rewriting and compiling a HumanEval test costs ~1-2 ms (a HumanEval+ test
-~100 ms), and an RL batch grades each problem's tests once per rollout (8-64 times). The
-first check of a text prepares it in its own child (in parallel with the other slots, not on
-the grader's one interpreter) and sends the code objects back, marshalled, on its setup pipe:
-that is before any candidate code runs in it, so what comes back is the harness's own work
-(`make_here`). The grader keeps them (`store`, an LRU keyed by the test text) and ships them in
+Splitting, strict-rewriting and compiling a HumanEval test costs ~3 ms (a HumanEval+ test
+~100 ms), and an RL batch grades each problem's tests once per rollout (8-64 times). A text of
+at most MAX_GRADER_TESTS characters is prepared by the grader before its first check (`pack`):
+in a fresh check child the same work cost ~6 ms and ~460 page faults (its allocations land on
+pages it must first copy or fault in), in the grader ~3.4 ms. A bigger text's first check
+prepares it in its own child (in parallel with the other slots, not on the grader's one
+interpreter) and sends the code objects back, marshalled, on its setup pipe: that is before
+any candidate code runs in it, so what comes back is the harness's own work (`make_here`). The grader keeps them (`store`, an LRU keyed by the test text) and ships them in
 the payload of every later check of that text (`pack`); that child loads them (`unpack`,
 ~0.1 ms) instead of preparing. The result is the same as `runner.prepare_asserts` run in each
 child: it is that function, run once. Marshal is specific to the interpreter version, so the
@@ -29,16 +31,34 @@ FORMAT = 6  # (steps, loops, names, imports); a soft step carries (lines, first,
 TAG = f"{sys.implementation.cache_tag}/{sys.hexversion:x}/{FORMAT}"
 MAX_BLOB = 16 << 20  # a bigger one is not sent back (the setup pipe's reader caps what it keeps)
 MAX_PROGRAM = 64 << 10  # a bigger candidate is compiled in its own child (pack_program)
+MAX_GRADER_TESTS = 16 << 10  # a bigger test text is prepared by its first check's child (HumanEval's: <= 2 KB)
 # The grader keeps at most this much prepared test code (HumanEval's: ~5 KB a problem).
 _cache = TextCache(32 << 20, size_of=lambda v: len(v.blob))
 # In a check child: what make_here prepared, for runner.run_asserts (one check per child).
 _made_here: list[tuple[list, list, list, list]] = []
 
 
-def pack(tests: str) -> Packed | None:
+def pack(tests: str, prepare: Callable[[str], Any] | None = None) -> Packed | None:
     """The prepared form of `tests` for a payload's `prepared`, or None when none is held
-    yet (the check's child then prepares the tests and sends them back: see make_here)."""
-    return _cache.peek(tests)
+    yet (the check's child then prepares the tests and sends them back: see make_here).
+    `prepare` (runner.prepare_asserts without its deeper retry: no recursion limit of the
+    grader's threads changes) prepares a text of at most MAX_GRADER_TESTS here first; one it
+    cannot prepare (broken tests, nested too deep) is left to the child, which says why."""
+    held = _cache.peek(tests)
+    if held is None and prepare is not None and len(tests) <= MAX_GRADER_TESTS:
+        try:
+            blob = _blob(prepare(tests))
+        except Exception:  # noqa: BLE001 - the check's child prepares it and reports what is wrong
+            return None
+        if blob is not None:
+            held = Packed(TAG, blob.decode())
+            store(tests, held)
+    return held
+
+
+def _blob(steps: tuple[list, list, list, list]) -> bytes | None:
+    blob = base64.b64encode(marshal.dumps(steps))
+    return blob if len(blob) <= MAX_BLOB else None
 
 
 def store(tests: str, value: Packed | None) -> None:
@@ -57,8 +77,7 @@ def make_here(tests: str, prepare_asserts: Callable[[str], Any]) -> bytes | None
     except (SyntaxError, ValueError, RecursionError, MemoryError, TypeError):
         return None
     _made_here.append(steps)
-    blob = base64.b64encode(marshal.dumps(steps))
-    return blob if len(blob) <= MAX_BLOB else None
+    return _blob(steps)
 
 
 def steps_for(payload: CheckPayload) -> tuple[list, list, list, list] | None:

@@ -1164,7 +1164,7 @@ def _setup_target(tns: dict[str, Any], dotted: str, *, _type=type, _issubclass=i
     return obj if _issubclass(_type(obj), _type) else None
 
 
-def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
+def prepare_asserts(tests: str, deepen: bool = True) -> tuple[list[Step], list[tuple[int, int]], list[str], list[str]]:
     """Everything asserts-style tests need before the candidate runs, from the test text
     alone: the steps, split, strict-rewritten and compiled; the loops (line spans) in them;
     the names they mention; the modules they import. Raises SyntaxError for broken tests. A pure function of `tests`,
@@ -1173,10 +1173,13 @@ def prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], list
 
     Test code nested deeper than the passes' recursion allows (a 600-term `1+1+...+1` in an
     assert) is prepared again under a budget of its own depth (splitting.deeper): never a
-    failure of the candidate for the tests' shape."""
+    failure of the candidate for the tests' shape. Not with `deepen` False (the grader: the
+    limit is its threads' too): the RecursionError is raised."""
     try:
         return _prepare_asserts(tests)
     except RecursionError:
+        if not deepen:
+            raise
         with deeper(ast.parse(tests)):
             return _prepare_asserts(tests)
 
@@ -1202,7 +1205,8 @@ def _prepare_asserts(tests: str) -> tuple[list[Step], list[tuple[int, int]], lis
             tree = strict.SoftAsserts().visit(tree)
         elif loop_line is not None:
             tree = strict.LoopAsserts(loop_line).run(tree)
-        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True), is_check, lines, sets))
+        # optimize=0 whatever the process's -O: the grader prepares too, and -O drops asserts
+        compiled.append((sid, compile(tree, TESTS_FILENAME, "exec", dont_inherit=True, optimize=0), is_check, lines, sets))
     return compiled, loops, sorted(used), imports
 
 

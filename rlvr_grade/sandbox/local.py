@@ -670,6 +670,14 @@ class CannotIsolate(SandboxError):
            "your files, pass --allow-network-and-writable-fs-UNSAFE")
 
 
+def _prepare_here(tests: str) -> Any:
+    """A test text prepared in the grader (prepared.pack): runner.prepare_asserts without its
+    deeper retry, which would change the recursion limit of every thread here."""
+    from rlvr_harness import runner
+
+    return runner.prepare_asserts(tests, deepen=False)
+
+
 class LocalBackend(Backend):
     """Namespaces + cgroups + rlimits + a dropped uid, around a warm pre-forked interpreter."""
 
@@ -860,7 +868,7 @@ class LocalBackend(Backend):
             # have this check's child send them back for the next checks of the same tests.
             from rlvr_harness import prepared
 
-            packed = prepared.pack(check.tests)
+            packed = prepared.pack(check.tests, _prepare_here)
             code = None if payload.setup else prepared.pack_program(check.program)
             payload = replace(payload, prepared=packed, send_prepared=packed is None, program_code=code)
         return payload

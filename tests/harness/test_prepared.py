@@ -1,5 +1,6 @@
-"""Asserts-style tests prepared once per text, by the first check's child, and shipped to every
-later check (harness/prepared.py); the byte-bounded text cache behind it."""
+"""Asserts-style tests prepared once per text, by the grader (a small text) or by the first
+check's child (a text past prepared.MAX_GRADER_TESTS), and shipped to every later check
+(harness/prepared.py); the byte-bounded text cache behind it."""
 
 from __future__ import annotations
 
@@ -76,8 +77,55 @@ def _verdicts(ex) -> list[tuple[str, str]]:
     return [(t.id, t.outcome) for t in ex.records]
 
 
+@pytest.fixture
+def child_prepares(monkeypatch):
+    """Every text is one the grader leaves to its first check's child (a HumanEval+ test's size)."""
+    monkeypatch.setattr(prepared, "MAX_GRADER_TESTS", 0)
+
+
 @requires_root
-def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend):
+def test_the_grader_prepares_a_small_text_before_its_first_check(backend):
+    # A fresh check child paid ~6 ms and ~460 page faults to prepare a HumanEval test that the
+    # grader prepares in ~3.4 ms: the first check already carries it, and sends nothing back.
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    prepared.clear()
+    payload = LocalBackend._payload(_check(SOLVED))
+    assert payload.prepared is not None and not payload.send_prepared, "the first check of a small text was left to prepare it"
+    steps, *_ = prepared.unpack(payload.prepared)
+    assert [c for _, c, *_ in steps] == [c for _, c, *_ in prepare_asserts(TESTS)[0]]
+    first, wrong = backend.run(_check(SOLVED)), backend.run(_check(WRONG))
+    assert _verdicts(first) == [("check:7:4", "passed"), ("check:7:5", "passed")]
+    assert _verdicts(wrong) == [("check:7:4", "failed"), ("check:7:5", "failed")]
+    # what the grader cannot prepare is left to the child, which reports why
+    deep = "assert f(1) == " + "+".join(["1"] * 600) + "\n"
+    broken = Check(style="asserts", program=SOLVED, tests="assert (\n", expected_tests=(), limits=Limits(cpu_s=2.0, wall_s=10.0))
+    assert LocalBackend._payload(broken).send_prepared and LocalBackend._payload(_check(SOLVED, deep)).send_prepared
+    assert _verdicts(backend.run(_check("def f(x):\n    return 600\n", deep))) == [("check:1", "passed")]
+
+
+def test_tests_prepared_under_python_O_keep_their_asserts():
+    # The grader prepares the tests now, and a grader run as `python -O` compiled them without
+    # their module-level asserts: every candidate passed them.
+    import subprocess
+    import sys
+
+    code = ("from rlvr_harness.runner import prepare_asserts\n"
+            "import marshal, sys\n"
+            "sys.stdout.buffer.write(marshal.dumps([c for _, c, *_ in prepare_asserts('assert f(1) == 2\\n')[0]]))\n")
+    import marshal
+    import os
+
+    import rlvr_harness
+
+    root = os.path.dirname(os.path.dirname(rlvr_harness.__file__))
+    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, check=True, cwd=root,
+                         env={**os.environ, "PYTHONPATH": root}).stdout
+    assert marshal.loads(out) == [c for _, c, *_ in prepare_asserts("assert f(1) == 2\n")[0]]
+
+
+@requires_root
+def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend, child_prepares):
     from rlvr_grade.sandbox.local import LocalBackend
 
     prepared.clear()
@@ -95,7 +143,7 @@ def test_the_first_check_sends_its_tests_back_and_later_checks_use_them(backend)
 
 
 @requires_root
-def test_a_candidate_cannot_plant_the_tests_later_checks_run(backend):
+def test_a_candidate_cannot_plant_the_tests_later_checks_run(backend, child_prepares):
     # Only the harness writes the prepared tests, before candidate code runs, on a pipe it
     # closes first. A candidate writing a prepared form of `assert True` on every descriptor
     # reaches no one: what the grader keeps is the real tests, and a wrong answer still fails.

@@ -1385,7 +1385,7 @@ def test_a_process_left_writing_after_its_check_reaches_no_later_check(host, set
         backend.close()
 
 
-def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox):
+def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox, monkeypatch):
     """The grader keeps the tests the first check of a text prepared and ships them to every
     later check of it. A first check that writes a forged "prepared" line (the steps of a test
     that always passes) on every descriptor it holds: what the grader keeps is the honest
@@ -1397,6 +1397,7 @@ def test_a_check_cannot_hand_the_grader_prepared_tests_for_later_checks(sandbox)
     from rlvr_harness import prepared
     from rlvr_harness.runner import prepare_asserts
 
+    monkeypatch.setattr(prepared, "MAX_GRADER_TESTS", 0)  # the child prepares (the grader does a small text itself)
     tests = f"assert f(1) == 2  # {uuid.uuid4().hex}\n"
     ex, out = sandbox.run(program("prepared_tests_forged"), tests=tests)
     assert out.reward == 0.0 and "wrote on [" in ex.stdout, (out, ex.stdout[-300:])
