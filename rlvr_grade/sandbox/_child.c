@@ -153,17 +153,21 @@ static int close_from(unsigned int first, unsigned int last)
  * dirs: tuple of (path bytes, mode) made after the mounts; files: tuple of (path bytes, data bytes),
  * written 0444; rlimits: tuple of (resource, limit) set soft = hard; seccomp: bytes of
  * struct sock_filter, or None; uid: the uid and gid to drop to; own_userns: 1 for a user namespace
- * of the check's own after the drop (isolation.own_user_namespace: its own keyrings). */
+ * of the check's own after the drop (isolation.own_user_namespace: its own keyrings);
+ * namespaces: the clone flags unshared after the setns (isolation.check_namespaces: mount and
+ * cgroup always, ipc and uts too where the slot has none of its own); `hostname` is set only
+ * with CLONE_NEWUTS among them. */
 static PyObject *enter(PyObject *self, PyObject *args)
 {
     int res_w, out_w, err_w, setup_w, chan, templ, uid, own_userns;
     PyObject *cgroup_files, *keep, *dirs, *files, *rlimits, *seccomp;
     const char *tmp_opts, *proc_opts, *workdir, *hostname;
-    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!yO!O!iO!iOss", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
+    int namespaces;
+    if (!PyArg_ParseTuple(args, "iiiiiiO!sO!yO!O!iO!iOssi", &res_w, &out_w, &err_w, &setup_w, &chan, &templ,
                           &PyTuple_Type, &cgroup_files, &tmp_opts, &PyTuple_Type, &keep,
                           &proc_opts, &PyTuple_Type, &dirs,
                           &PyTuple_Type, &files, &uid, &PyTuple_Type, &rlimits, &own_userns, &seccomp,
-                          &workdir, &hostname))
+                          &workdir, &hostname, &namespaces))
         return NULL;
 
     /* child_descriptors: a session of its own, stdin /dev/null, stdout/stderr to the
@@ -209,10 +213,13 @@ static PyObject *enter(PyObject *self, PyObject *args)
         close(tfd);
     }
     /* the cgroup namespace roots at the slot's cgroups just joined: /proc/self/cgroup shows "/",
-     * not the grader's paths; the uts namespace gets a name of the check's, not the host's */
-    if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP) < 0)
+     * not the grader's paths; a uts namespace of the check's gets a name of the check's, not
+     * the host's (where the slot holds one, the worker named it so) */
+    if ((namespaces & CLONE_NEWNS) == 0)
+        return PyErr_SetString(PyExc_ValueError, "namespaces: CLONE_NEWNS is required"), NULL;
+    if (unshare(namespaces) < 0)
         return fail(setup_fd, "unshare"), NULL;
-    if (sethostname(hostname, strlen(hostname)) < 0)
+    if ((namespaces & CLONE_NEWUTS) && sethostname(hostname, strlen(hostname)) < 0)
         return fail(setup_fd, "sethostname"), NULL;
     /* /proc first: the bindings below name the template's /tmp through /proc/self/fd */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_opts[0] ? proc_opts : NULL) < 0)
@@ -332,7 +339,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_child", NULL, -1, methods};
 
 #ifndef CHILD_PROTOCOL
-#define CHILD_PROTOCOL 6
+#define CHILD_PROTOCOL 7
 #endif
 
 PyMODINIT_FUNC PyInit__child(void)

@@ -5,7 +5,7 @@ drop and seccomp).
 
 Call order, in a freshly forked single-threaded child:
 
-    enter_filesystem(template, disk_mb, t)   # namespaces: a copy of make_template()'s root
+    enter_filesystem(template, disk_mb, t, check_namespaces(slot))  # a copy of make_template()'s root
     ... write the check's files into WORKDIR / TESTDIR ...
     drop_privileges(plan, limits)        # rlimits, uid (or nested user namespace), no_new_privs
     filter.load()                        # seccomp last: the steps above need mount/unshare
@@ -14,7 +14,8 @@ What the caller must have done first: for `mode="root"`, be root; for `mode="use
 root *inside* a user namespace that owns the current pid namespace (see
 zygote.become_userns_init). A fresh /proc shows only the check's processes when the caller
 was forked into a new pid namespace (unshare(CLONE_NEWPID) before fork); the network is cut
-by whatever network namespace the caller sits in (the zygote unshares an empty one per slot)."""
+by whatever network namespace the caller sits in (the zygote unshares an empty one per slot),
+and so are the ipc and uts namespaces where seccomp is on (slot_namespaces)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ HOSTNAME = "check"  # uname's nodename in every check: nothing of the host's
 TESTDIR = "/tmp/t"
 CHECK_DIRS = ((WORKDIR, 0o755), (TESTDIR, 0o1777))
 CHECK_UID = 1000  # what a check sees as its uid inside a user namespace
+# What each check unshares after entering its template: its own mounts, and a cgroup namespace
+# rooted at the slot's cgroups; ipc and uts too, unless its slot holds them (slot_namespaces).
+CHECK_NAMESPACES = linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS | linux.CLONE_NEWCGROUP
+SLOT_NAMESPACES = linux.CLONE_NEWIPC | linux.CLONE_NEWUTS
 
 
 @dataclass(frozen=True)
@@ -140,16 +145,45 @@ def make_template(plan: IsolationPlan, layout: Layout, farm: str) -> Template:
         os.waitpid(pid, 0)
 
 
-def enter_filesystem(template: Template, disk_mb: int, fd: int) -> tuple[str, str]:
-    """Own mount/ipc/uts namespaces, copied from `fd` (a duplicate of template.fd: the
-    root, read-only and nosuid), then a fresh size-capped tmpfs for /tmp and /dev/shm
-    (mount_check_tmp) and a fresh /proc. Closes `fd`. Returns (workdir, testdir), both created and empty."""
+def slot_namespaces(seccomp: bool) -> int:
+    """The namespaces a worker unshares once for all its checks, besides the network one:
+    ipc and uts where its checks run under seccomp, which refuses every call that makes or
+    reaches a SysV IPC object or a POSIX message queue, and sethostname/setdomainname (nor does a
+    check hold a capability over the slot's namespaces), so a check finds them as the worker
+    made them, whatever the slot's checks before it did. Without seccomp a check could leave a
+    SysV object there for the slot's next check: each check unshares its own (~0.1 ms of system
+    time a check, and a teardown in a kernel worker after it)."""
+    return SLOT_NAMESPACES if seccomp else 0
+
+
+def check_namespaces(slot: int) -> int:
+    """The clone flags a check unshares (enter_filesystem, _child.c) when its slot holds `slot`
+    (slot_namespaces)."""
+    return CHECK_NAMESPACES & ~slot
+
+
+def enter_slot_namespaces(slot: int) -> None:
+    """In the worker: the namespaces its checks share (slot_namespaces), uts named HOSTNAME."""
+    if slot:
+        linux.unshare(slot)
+        if slot & linux.CLONE_NEWUTS:
+            socket.sethostname(HOSTNAME)
+
+
+def enter_filesystem(template: Template, disk_mb: int, fd: int, namespaces: int = CHECK_NAMESPACES) -> tuple[str, str]:
+    """Own mount and cgroup namespaces (and ipc and uts, as `namespaces` says: check_namespaces),
+    the mounts copied from `fd` (a duplicate of template.fd: the root, read-only and nosuid),
+    then a fresh size-capped tmpfs for /tmp and /dev/shm (mount_check_tmp) and a fresh /proc.
+    Closes `fd`. Returns (workdir, testdir), both created and empty."""
+    if not namespaces & linux.CLONE_NEWNS:  # the mounts below would land in the template itself
+        raise ValueError("a check's namespaces must include its own mount namespace")
     linux.setns(fd, linux.CLONE_NEWNS)  # also moves root and cwd to the template's root
     os.close(fd)
     # The cgroup namespace roots at the cgroups just joined (join_cgroup): /proc/self/cgroup
     # shows "/", not the grader's paths (its pid, the slot); the host's name stays outside.
-    linux.unshare(linux.CLONE_NEWNS | linux.CLONE_NEWIPC | linux.CLONE_NEWUTS | linux.CLONE_NEWCGROUP)
-    socket.sethostname(HOSTNAME)
+    linux.unshare(namespaces)
+    if namespaces & linux.CLONE_NEWUTS:
+        socket.sethostname(HOSTNAME)
     # /proc first: the bindings below name the template's /tmp through /proc/self/fd.
     linux.mount("proc", "/proc", "proc", linux.MS_NOSUID | linux.MS_NODEV | linux.MS_NOEXEC, template.proc_options or None)
     # The template's /tmp, held before anything is mounted over it: where the root has

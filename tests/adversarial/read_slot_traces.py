@@ -1,11 +1,19 @@
 # The second of two consecutive checks on one slot: looks for anything the previous check left
-# (cgroup counters of its slot, files, abstract sockets, processes) or anything that tells how
-# the slot's previous check went.
+# (cgroup counters of its slot, files, abstract sockets, SysV IPC keys, a host name, processes)
+# or anything that tells how the slot's previous check went.
+import ctypes
 import glob
 import os
 import socket
 
 found = []
+libc = ctypes.CDLL(None, use_errno=True)
+KEY = 0x5EC0 + int("$SLOT_KEY")
+found += [name for name, call in (("shm", lambda: libc.shmget(KEY, 0, 0)), ("sem", lambda: libc.semget(KEY, 0, 0)),
+                                  ("msg", lambda: libc.msgget(KEY, 0))) if call() >= 0]
+if os.uname().nodename != "check":
+    found.append(f"hostname {os.uname().nodename}")
+print("namespaces", os.readlink("/proc/self/ns/ipc"), os.readlink("/proc/self/ns/uts"))
 for pattern in ("/sys/fs/cgroup/**/pids.events", "/sys/fs/cgroup/**/memory.failcnt", "/sys/fs/cgroup/**/memory.events",
                 "/sys/fs/cgroup/**/memory.max_usage_in_bytes", "/sys/fs/cgroup/**/pids.peak", "/proc/self/net/unix"):
     for path in glob.glob(pattern, recursive=True):

@@ -639,30 +639,44 @@ def test_locks_on_shared_files_carry_nothing_between_concurrent_checks(sandbox):
     sandbox.assert_clean_and_alive()
 
 
-@pytest.mark.parametrize("first", ["leave_slot_traces", "channel_carries_descriptors"])
-def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path, first):
-    """At --concurrency 1, what a check leaves in its slot (counters, files, sockets, a daemon;
-    or a socket handed to the worker on the result channel) reaches no later check."""
+def _namespaces(stdout: str) -> str:
+    return stdout.split("namespaces ", 1)[1].splitlines()[0]
+
+
+@pytest.mark.parametrize("first,seccomp", [("leave_slot_traces", True), ("leave_slot_traces", False),
+                                           ("channel_carries_descriptors", True)])
+def test_nothing_passes_between_consecutive_checks_of_a_slot(host, setup_path, first, seccomp):
+    """At --concurrency 1, what a check leaves in its slot (counters, files, sockets, SysV IPC
+    objects, a host name, a daemon; or a socket handed to the worker on the result channel)
+    reaches no later check, with or without seccomp. With seccomp the slot's checks share one
+    ipc and uts namespace, the worker's (seccomp refuses every call that could leave something in
+    them: isolation.slot_namespaces); without it each check unshares its own."""
     from rlvr_grade.sandbox.local import LocalBackend
 
-    backend = LocalBackend(concurrency=1, c_setup=setup_path == "c")
+    backend = LocalBackend(concurrency=1, c_setup=setup_path == "c", seccomp=seccomp)
     backend.start()
     try:
-        mark = uuid.uuid4().hex[:10]
-        check1 = make_check(program(first, MARK=mark), "assert not escaped()\n",
+        assert ("seccomp" in backend.isolation() and "off" not in backend.isolation()["seccomp"]) == seccomp
+        mark, key = uuid.uuid4().hex[:10], str(uuid.uuid4().int % 4096)
+        check1 = make_check(program(first, MARK=mark, SLOT_KEY=key), "assert not escaped()\n",
                             Limits(cpu_s=2.0, wall_s=8.0, memory_mb=128, processes=16))
         ex1 = backend.run(check1)
         if first == "leave_slot_traces":
             assert "forked" in ex1.stdout, ex1.stderr[-500:]
+            # seccomp refuses them all; without it they are made in the check's own namespaces
+            assert ("made []" in ex1.stdout) == seccomp and "hostname" not in ex1.stdout.split("namespaces")[0], ex1.stdout
         else:  # descriptors sent on the channel: not the harness's doing, the check fails
             assert "sent on [" in ex1.stdout and "sent on []" not in ex1.stdout, ex1.stdout
             out1 = score(check1, ex1, RewardConfig(), 0.0)
             assert (out1.status, out1.reward) == ("fail", 0.0) and "written by another process" in out1.error, out1
-        check = make_check(program("read_slot_traces", MARK=mark))
+        check = make_check(program("read_slot_traces", MARK=mark, SLOT_KEY=key))
         ex2 = backend.run(check)
         out = score(check, ex2, RewardConfig(), 0.0)
         assert (out.status, out.reward) == ("fail", 0.0), (out, ex2.stdout[-500:])
         assert "found []" in ex2.stdout
+        if first == "leave_slot_traces":  # the worker's, or each check's own (inode numbers of dead ones are reused)
+            worker = " ".join(os.readlink(f"/proc/{backend._slots[0].proc.pid}/ns/{ns}") for ns in ("ipc", "uts"))
+            assert all((_namespaces(ex.stdout) == worker) == seccomp for ex in (ex1, ex2)), (worker, ex1.stdout, ex2.stdout)
     finally:
         backend.close()
 
