@@ -153,11 +153,12 @@ class Check:
         return CheckPayload(style=self.style, program=self.program, tests=self.tests, setup=self.setup,
                             language=self.language, options=self.options)
 
-    def request(self) -> CheckRequest:
-        """What a backend hands its worker or runner: the payload and the limits it holds the
-        check to (the wall backstop resolved)."""
+    def request(self, payload: CheckPayload | None = None) -> CheckRequest:
+        """What a backend hands its worker or runner: the payload (`payload`, where the backend
+        made its own from payload(), else payload()) and the limits it holds the check to (the
+        wall backstop resolved)."""
         lim = self.limits
-        return CheckRequest(self.payload(), CheckLimits(
+        return CheckRequest(self.payload() if payload is None else payload, CheckLimits(
             cpu_s=float(lim.cpu_s), wall_s=float(lim.effective_wall_s), memory_mb=int(lim.memory_mb),
             processes=int(lim.processes), output_bytes=int(lim.output_bytes), file_bytes=int(lim.file_bytes),
             disk_mb=int(lim.disk_mb)))

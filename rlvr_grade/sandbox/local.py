@@ -520,7 +520,7 @@ class _Worker:
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         try:
-            protocol.send(self.wfd, message)
+            protocol.send_bytes(self.wfd, encode_request(message))
             resp = protocol.recv(self.rfd)
         except OSError as exc:
             resp = None
@@ -547,6 +547,30 @@ class _Worker:
                 except OSError:
                     pass
             self.proc = None
+
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a grader installed without its dependencies
+    orjson = None
+
+
+def encode_request(message: dict[str, Any]) -> bytes:
+    """A request's frame body as protocol.encode writes it, read back by the worker's json.loads
+    to the same values, by orjson (~1 us for a HumanEval check's ~2 KB against ~12 us: the
+    stdlib escapes every non-ASCII character and walks the strings in Python's encoder). Where
+    orjson would write something else, the standard library does: orjson refuses lone
+    surrogates, ints past 64 bits, non-str keys and (passed through) dataclasses, and writes a
+    non-finite float as null, so any null in its output sends the message the stdlib's way.
+    Without orjson (the sandbox package run by a bare interpreter: doctor's unprivileged probe),
+    the stdlib's."""
+    if orjson is None:
+        return protocol.encode(message)
+    try:
+        data = orjson.dumps(message, option=orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return protocol.encode(message)
+    return protocol.encode(message) if b"null" in data else data
 
 
 class _Slot:
@@ -847,7 +871,7 @@ class LocalBackend(Backend):
         try:
             payload = self._payload(check)
             worker = slot.worker(payload.worker, check.env)
-            resp = worker.request(replace(check.request(), payload=payload).to_wire())
+            resp = worker.request(check.request(payload).to_wire())
         finally:
             self._free.put(slot)
         sent_back = resp.pop("prepared", None)

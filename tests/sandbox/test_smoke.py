@@ -72,3 +72,32 @@ def test_a_request_whose_limits_are_not_their_type_fails_the_set_up_by_name(grad
         assert worker.request(wire)["done"] is True  # the worker goes on
     finally:
         backend._free.put(slot)
+
+
+def test_requests_travel_as_orjson_writes_them_where_the_worker_reads_back_what_the_stdlib_wrote(grader):
+    # The grader encodes each request with orjson (local.encode_request: the stdlib's ASCII
+    # escaping showed in the grader's profiles); wherever orjson would write something else
+    # (non-finite floats as null, or a refusal), the stdlib's encoding goes instead, so the
+    # worker, on the stdlib's json.loads, reads the same values either way.
+    import orjson
+
+    from rlvr_grade.sandbox import protocol
+    from rlvr_grade.sandbox.local import encode_request
+
+    plain = {"payload": {"program": "s = 'é ✓ 中'\n", "n": 2**63 - 1, "t": (1, 2.5)}}
+    assert encode_request(plain) == orjson.dumps(plain)  # UTF-8 as it is, no \u escapes
+    for odd in ({"x": float("nan")}, {"x": -float("inf")}, {"x": 2**64}, {"x": "\ud800"}, {1: "a"}, {"x": None},
+                {"x": dataclasses.make_dataclass("D", ["a"])(1)}):
+        try:
+            expected = protocol.encode(odd)
+        except TypeError:
+            with pytest.raises(TypeError):
+                encode_request(odd)
+            continue
+        assert encode_request(odd) == expected, odd
+    # and through a worker: text past ASCII, an int past 64 bits, a float, None
+    right = "def f(s, n, x, y):\n    return [s + '✓', n + 1, x * 2, y]\n"
+    tests = json.dumps([{"args": ["é 中", 2**70, 1.25, None], "output": ["é 中✓", 2**70 + 1, 2.5, None]}])
+    good, bad = grader.grade([{"completion": right, "tests": tests, "fn_name": "f"},
+                              {"completion": right.replace("n + 1", "n"), "tests": tests, "fn_name": "f"}])
+    assert (good.status, good.reward, bad.status) == ("pass", 1.0, "fail"), (good, bad)
