@@ -76,13 +76,17 @@ UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").g
 HONEST_UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks" / "honest").glob("*.py"))
                          if "unittest" in _own_tests(path)]
 HONEST_CASES = _cases(OPEN_HONEST)
+# fidi's held-out honest set: the fence's frame between the tests and the program is seen by
+# code that looks at its caller (warnings' stacklevel)
+FENCE_FRAME_HONEST = [case for case in HONEST_CASES if case[0] == "warning_stacklevel_names_the_tests_line"]
+HONEST_CASES = [case for case in HONEST_CASES if case not in FENCE_FRAME_HONEST]
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
     for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, C_CALLABLE_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (TESTS / "hacks", UNITTEST_CASES),
+                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -96,6 +100,7 @@ def graded() -> dict[tuple[str, str], object]:
 
 def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1
+    assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
 
 
 def _open(cases: list[tuple[str, str]], reason: str) -> list:
@@ -162,5 +167,15 @@ def test_the_corpus_honest_programs_score_one_under_unittest_too(graded, name, s
                    "doctest's sys.settrace(None); the fence runs the tests' super()/eval()/locals() in its own frame")
 @pytest.mark.parametrize("name,style", HONEST_CASES)
 def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.reward == 1.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (fidi -> s15h): the program-call fence's frame sits between the tests "
+                   "and the program: warnings.warn(..., stacklevel=2) in the program names rlvr_harness/strict.py, "
+                   "not the tests' file (pytest.warns, assertWarns' cm.filename, catch_warnings); the reference "
+                   "graders name the caller")
+@pytest.mark.parametrize("name,style", FENCE_FRAME_HONEST)
+def test_a_program_warning_its_caller_names_the_tests(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
