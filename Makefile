@@ -24,8 +24,8 @@ test: install
 # The quick loop: the pipeline, scoring and CLI tests, the project's structure and docs checks,
 # and one right and one wrong row of every style through the real sandbox; tests marked `slow`
 # (the cache's SIGKILL/resume drills, 10,000 rows) are left to `make test`, the whole suite (the
-# sandbox's, the styles', the harness's, environments). Measured (2 shared cores, nice 10): ~80 s
-# of CPU, 306 tests; the wall clock is what the load leaves (docs/architecture.md "Tests" has the figures).
+# sandbox's, the styles', the harness's, environments). Measured (2 shared cores, nice 10): ~109 s
+# of CPU, 323 tests (4e3c25b); the wall clock is what the load leaves (docs/architecture.md "Tests" has the figures).
 FAST := tests/pipeline tests/scoring tests/cli tests/project/test_structure.py tests/project/test_docs.py tests/sandbox/test_smoke.py
 
 test-fast: install

@@ -295,6 +295,15 @@ def test_whether_a_check_has_an_output_validator_is_asked_in_one_place():
     assert call.output_validator is None and replace(call, judge=Judge(validator=v)).output_validator is None
 
 
+def test_each_cli_command_parses_and_calls_the_library_in_about_40_lines():
+    # Issue 19: `score` was 180 lines with 39 parameters. A command takes its options' groups
+    # (cli/options.py) and calls the library; its decorators and signature count too.
+    tree = _parsed(PKG / "cli" / "commands.py")
+    sizes = {n.name: n.end_lineno - min([d.lineno for d in n.decorator_list] + [n.lineno]) + 1
+             for n in tree.body if isinstance(n, ast.FunctionDef) and n.decorator_list}
+    assert "score" in sizes and {name: size for name, size in sizes.items() if size > 40} == {}, sizes
+
+
 def test_the_library_special_cases_no_backend_by_name():
     # api.py compared the backend's name with "local"/"gvisor" to decide how to start it and
     # what to hand it; those are properties of the backend class now (base.Backend).
