@@ -1,7 +1,7 @@
 """What a remote sandbox receives for one check: ONE gzip'd tar holding the code that runs
-inside (the sealed harness, the top-level package rlvr_harness/, and the one-shot runner around it: RUNNER),
-so the runner inside always matches the grader outside whatever the image holds, and the
-check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP. Nothing of the
+inside (the sealed harness, the top-level package rlvr_harness/, with its C extensions as this
+grader built them, and the one-shot runner around it: RUNNER), so the runner inside always
+matches the grader outside whatever the image holds, and the check's request. Shipped in a single upload; unpacked and run by BOOTSTRAP. Nothing of the
 grading pipeline (checks, scoring, the CLI, io, cache) is in it: tests/project/test_structure.py
 checks that RUNNER plus the harness is exactly what the runner imports."""
 
@@ -12,13 +12,17 @@ import hashlib
 import io
 import json
 import os
+import shutil
+import subprocess
 import tarfile
+import tempfile
 import time
 import tokenize
 from typing import Any
 
 import rlvr_harness
 from rlvr_grade.sandbox import PACKAGE_DIR
+from rlvr_grade.sandbox.inner import EXTENSIONS
 
 ARCHIVE = "rlvr-check.tgz"
 # Runs as `python3 -s -c BOOTSTRAP rlvr-check.tgz` in the sandbox's working directory.
@@ -86,6 +90,33 @@ def shipped_files() -> tuple[tuple[str, bytes], ...]:
     return tuple((rel, _without_comments(data)) for rel, data in package_files())
 
 
+@functools.lru_cache(maxsize=1)
+def shipped_extensions() -> tuple[tuple[str, bytes], ...]:
+    """The harness's C extensions (inner.EXTENSIONS, of extension_files()) as Beam's archive
+    ships them: (archive path, bytes), stripped of symbols where `strip` is installed (28,632 ->
+    23,336 bytes). They carry defences (the frame fence, the array and mmap seals, numpy's
+    checks): a runner whose image cannot load them, or finds one missing, refuses the check
+    (inner.require_extensions)."""
+    out = []
+    for rel, host in extension_files():
+        folder, _, name = rel.rpartition("/")
+        if folder == "rlvr_harness" and name.partition(".")[0] in EXTENSIONS:
+            out.append((rel, _stripped(host)))
+    return tuple(out)
+
+
+def _stripped(path: str) -> bytes:
+    tool = shutil.which("strip")
+    if tool is not None:
+        with tempfile.TemporaryDirectory(prefix="rlvr-strip-") as d:
+            out = os.path.join(d, "x.so")
+            if subprocess.run([tool, "--strip-unneeded", "-o", out, path], capture_output=True).returncode == 0:
+                with open(out, "rb") as fh:
+                    return fh.read()
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
 def _without_comments(data: bytes) -> bytes:
     text = data.decode("utf-8")
     lines = text.splitlines(keepends=True)
@@ -106,16 +137,17 @@ def harness_digest() -> str:
 
 
 def build_archive(request: dict[str, Any], name: str = "request.json") -> bytes:
-    """One .tgz: the package plus `request` as `name` (a check's request.json; a warm seed's
-    seed.json, see warm.py)."""
+    """One .tgz: the package and its extensions plus `request` as `name` (a check's
+    request.json; a warm seed's seed.json, see warm.py)."""
     buf = io.BytesIO()
     now = int(time.time())
+    native = dict(shipped_extensions())
     with tarfile.open(fileobj=buf, mode="w:gz", compresslevel=6) as tar:
-        files = list(shipped_files()) + [(name, json.dumps(request).encode())]
+        files = list(shipped_files()) + list(native.items()) + [(name, json.dumps(request).encode())]
         for rel, data in files:
             info = tarfile.TarInfo(rel)
             info.size = len(data)
-            info.mode = 0o644
+            info.mode = 0o755 if rel in native else 0o644
             info.mtime = now
             tar.addfile(info, io.BytesIO(data))
     return buf.getvalue()
@@ -126,7 +158,8 @@ def extension_files() -> tuple[tuple[str, str], ...]:
     """The C extensions built beside the shipped modules, as (path in the package tree, host
     file): the harness's (_dictver, _arrays) and the runner's (sandbox/_child, _linux), those
     this interpreter's build made (its EXTENSION_SUFFIXES). Absent where no compiler built
-    them; the code then runs without them, as it does there."""
+    them; a local check then runs without them, a remote runner refuses the check
+    (inner.require_extensions: the harness's carry defences)."""
     import importlib.machinery
 
     suffixes = tuple(s for s in importlib.machinery.EXTENSION_SUFFIXES if s != ".so") or (".so",)

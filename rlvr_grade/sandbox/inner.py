@@ -57,6 +57,51 @@ CHILD_ENV = {
 }
 
 
+# The harness's C extensions and what each must offer here: the defences they carry (the frame
+# fence, the dict tags the restorer trusts, the array and mmap item seals in _dictver; the array
+# interface's checks and numpy's seal in _arrays) are off in a process that lacks them. They are
+# shipped built (bundle.extension_files); a runner that cannot load them from its own harness
+# folder (an image of another Python, ABI or architecture, a file missing or broken) refuses
+# the check rather than grade it with a defence off (issue 15).
+EXTENSIONS = {
+    "_dictver": ("tags", "held", "put_back", "seal_array_items", "seal_mmap_items", "fence_frames"),
+    "_arrays": ("arm", "install", "prepare", "seal", "supported"),
+}
+
+
+class MissingDefence(RuntimeError):
+    """This runner's interpreter cannot load a harness extension: the check is not run."""
+
+
+def require_extensions() -> None:
+    """Import every harness extension from the harness's own folder and check it offers what
+    EXTENSIONS lists; raise MissingDefence naming the extension and this interpreter if not."""
+    import platform
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    import rlvr_harness
+
+    where = [os.path.realpath(p) for p in rlvr_harness.__path__]
+    python = f"Python {platform.python_version()} ({sys.implementation.cache_tag}, {platform.machine()})"
+    for name, features in EXTENSIONS.items():
+        full = f"rlvr_harness.{name}"
+        try:
+            mod = importlib.import_module(full)
+        except Exception as exc:  # noqa: BLE001 - ImportError, or a module that fails as it loads
+            present = sorted(f for d in where if os.path.isdir(d) for f in os.listdir(d) if f.startswith(name + "."))
+            raise MissingDefence(
+                f"{full} cannot be loaded by this image's {python}, which loads {EXTENSION_SUFFIXES[0]} files; "
+                f"the harness has {', '.join(present) or 'no build of it'} ({type(exc).__name__}: {exc}). "
+                "Not graded with its defences off: use an image with the grader's Python") from None
+        origin = os.path.realpath(getattr(mod, "__file__", None) or "")
+        if os.path.dirname(origin) not in where:
+            raise MissingDefence(f"{full} was loaded from {origin or 'nowhere'}, not from the harness shipped with this runner")
+        missing = [f for f in features if not hasattr(mod, f)]
+        if missing or (name == "_arrays" and not mod.supported()):
+            lacks = ", ".join(missing) or "a patchable extension table on this platform"
+            raise MissingDefence(f"{full} on this image's {python} lacks {lacks}: not graded with that defence off")
+
+
 def parse_result(stdout: str, token: str) -> dict[str, Any] | None:
     """Find the result line for `token` in the inner runner's stdout (None if absent)."""
     prefix = f"{RESULT_MARK} {token} "
@@ -315,6 +360,7 @@ def run_request(wire: dict[str, Any] | CheckRequest, mode: str = "auto", warmed:
     is a warm seed (warm.py) that already imported what the check's kind needs. A malformed
     request raises WireError naming the field."""
     req = wire if isinstance(wire, CheckRequest) else CheckRequest.from_wire(wire)
+    require_extensions()
     if not warmed:
         _preload(req.payload.worker)
     _ensure_pidfd()

@@ -9,7 +9,9 @@ given (the "image"). It serves exactly the RPCs one sandbox lifecycle makes (see
 notes/beam.md) and records what it saw, so tests can check how the backend drove it.
 
 Images: a request for Beam's managed Python with no packages beyond `preinstalled` (what the
-fake's own interpreter stands for) exists at once and runs that interpreter. Any other image
+fake's own interpreter stands for) exists at once and runs that interpreter as an image would
+have it: its installed packages without this checkout (managed_image), so the runner imports
+the harness and its C extensions from the archive it unpacked, never from here. Any other image
 must be built (BuildImage, streamed like Beam's): the fake builds it as a real local
 environment — a venv of its interpreter with the requested packages installed by uv (from
 `wheelhouse` only, when given: offline tests) — and sandboxes of that image run its python.
@@ -121,7 +123,9 @@ class FakeGateway:
         wheelhouse: str | None = None,
         preinstalled: tuple[str, ...] = ("pytest==8.3.4",),
     ):
-        self.python = python or sys.executable
+        self.given_python = python or sys.executable
+        self._managed: str | None = None
+        self._managed_lock = threading.Lock()
         self.wheelhouse = wheelhouse
         self.preinstalled = frozenset(preinstalled)
         self.images: dict[str, str] = {}  # built image id -> the python3 its sandboxes run
@@ -152,6 +156,20 @@ class FakeGateway:
         self.creates_in_flight = 0
         self.max_creates_in_flight = 0
         self.dead = False
+
+    @property
+    def python(self) -> str:
+        """The managed image's `python3` (made on first use: see managed_image)."""
+        with self._managed_lock:
+            if self._managed is None:
+                self._managed = managed_image(self.given_python, os.path.join(self.root, "managed-image"))
+            return self._managed
+
+    @python.setter
+    def python(self, path: str) -> None:
+        """The managed image's `python3` is `path` from now on (a test's broken image)."""
+        with self._managed_lock:
+            self._managed = path
 
     # -- server ----------------------------------------------------------------------------
     def start(self) -> "FakeGateway":
@@ -522,6 +540,20 @@ class FakeGateway:
             except ProcessLookupError:
                 pass
             p.popen.wait()
+
+
+def managed_image(python: str, where: str) -> str:
+    """A venv of `python` at `where` that sees `python`'s installed packages (pytest...) but not
+    this checkout: the editable install of rlvr-grade is an import hook that a .pth file of
+    `python`'s site-packages installs, and those folders are added here as plain path entries,
+    whose .pth files are not run. Beam's image has no rlvr-grade either: a runner there has
+    only what the archive brought (the harness's C extensions included). Returns its python."""
+    subprocess.run([python, "-m", "venv", "--without-pip", where], check=True, capture_output=True)
+    ask = "import json, site, sys; print(json.dumps([site.getsitepackages(), '%d.%d' % sys.version_info[:2]]))"
+    sites, version = json.loads(subprocess.run([python, "-c", ask], check=True, capture_output=True, text=True).stdout)
+    with open(os.path.join(where, "lib", f"python{version}", "site-packages", "image-packages.pth"), "w") as fh:
+        fh.write("".join(f"{d}\n" for d in sites))
+    return os.path.join(where, "bin", "python")
 
 
 def _pump(stream: Any, buf: bytearray, lock: threading.Lock) -> None:

@@ -399,8 +399,15 @@ def test_what_beam_receives_is_the_harness_and_its_runner_nothing_else():
     needed = _closure(["rlvr_grade.sandbox.inner", "rlvr_grade.sandbox.warm", *harness])
     assert shipped == needed, (sorted(shipped - needed), sorted(needed - shipped))
     assert not [m for m in shipped for p in PIPELINE if m == f"rlvr_grade.{p}" or m.startswith(f"rlvr_grade.{p}.")]
+    # The harness's C extensions go with it, built and stripped: a runner that cannot load
+    # them refuses the check (inner.require_extensions), so none may be left out.
+    from rlvr_grade.sandbox.inner import EXTENSIONS
+
+    native = [rel for rel, _ in bundle.shipped_extensions()]
+    assert sorted(rel.split("/")[-1].split(".")[0] for rel in native) == sorted(EXTENSIONS), native
+    assert all(rel.startswith("rlvr_harness/") for rel in native), native
     size = len(bundle.build_archive({"payload": {}}))
-    assert size < 165_000, size  # docs/backends.md gives the measured size (154,428 bytes, 33 files)
+    assert size < 185_000, size  # docs/backends.md gives the measured size (178,608 bytes, 36 files)
 
 
 def test_what_beam_receives_compiles_to_the_same_code_as_the_checkout():

@@ -593,3 +593,70 @@ def test_the_cli_turns_snapshots_on_and_off_and_the_summary_says_what_ran(gatewa
         assert [json.loads(line)["status"] for line in res.stdout.splitlines()] == ["pass", "fail"]
         assert expect in json.loads(summary.read_text())["isolation"]["memory snapshots"]
     assert gateway.calls["/pod.PodService/SandboxSnapshotMemory"] == 1
+
+
+def _archive_altered(archive: bytes, name: str, how: str) -> bytes:
+    """`archive` with the harness extension `name` as an image that cannot load it has it:
+    built for another Python (a file name this interpreter does not load), broken, or missing."""
+    import io
+    import tarfile
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=io.BytesIO(archive)) as src, tarfile.open(fileobj=out, mode="w:gz") as dst:
+        for member in src.getmembers():
+            data = src.extractfile(member).read()
+            if member.name.startswith(f"rlvr_harness/{name}."):
+                if how == "missing":
+                    continue
+                if how == "another_python":
+                    member.name = f"rlvr_harness/{name}.cpython-39-x86_64-linux-gnu.so"
+                if how == "broken":
+                    data = b"\x7fELF" + bytes(60)  # a header and nothing else
+                    member.size = len(data)
+            dst.addfile(member, io.BytesIO(data))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("name", ["_dictver", "_arrays"])
+@pytest.mark.parametrize("how", ["another_python", "broken", "missing"])
+def test_a_runner_that_cannot_load_a_harness_extension_refuses_the_check(gateway, tmp_path, name, how):
+    # The harness's C extensions carry defences (the frame fence, the array and mmap seals,
+    # numpy's checks). A runner on an image that cannot load them (another Python, a broken or
+    # missing file) grades nothing: the check is an error that names the extension and the
+    # image's Python, never a verdict with the defence off. Run as Beam runs it: the archive
+    # unpacked by BOOTSTRAP, by the managed image's python (which has no rlvr-grade of its own).
+    import platform
+    from dataclasses import replace
+
+    from rlvr_grade.sandbox import bundle
+    from rlvr_grade.sandbox.inner import parse_result
+
+    check = check_of({"completion": "def f(x):\n    return 0\n", "tests": "assert f(1) == 2\n"})
+    message = replace(check.request(), token="a" * 32)
+    archive = _archive_altered(bundle.build_archive(message.to_wire()), name, how)
+    (tmp_path / bundle.ARCHIVE).write_bytes(archive)
+    p = subprocess.run([gateway.python, "-s", "-c", bundle.BOOTSTRAP, bundle.ARCHIVE], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    resp = parse_result(p.stdout, message.token)
+    assert resp is not None and set(resp) == {"sandbox_error"}, (p.stdout[-2000:], p.stderr[-2000:])
+    assert f"rlvr_harness.{name}" in resp["sandbox_error"] and f"Python {platform.python_version()}" in resp["sandbox_error"]
+
+
+def test_the_archive_brings_the_harness_extensions_and_the_runner_loads_them_from_it(gateway, tmp_path):
+    # The unaltered archive, as above: the check runs (a wrong program fails), the extensions
+    # came from the unpacked archive, not from this checkout (the managed image cannot see it).
+    from dataclasses import replace
+
+    from rlvr_grade.sandbox import bundle
+    from rlvr_grade.sandbox.inner import EXTENSIONS, parse_result
+
+    shipped = {rel.split("/")[1].split(".")[0] for rel, _ in bundle.shipped_extensions()}
+    assert shipped == set(EXTENSIONS)
+    check = check_of({"completion": "def f(x):\n    return 0\n", "tests": "assert f(1) == 2\n"})
+    message = replace(check.request(), token="b" * 32)
+    (tmp_path / bundle.ARCHIVE).write_bytes(bundle.build_archive(message.to_wire()))
+    p = subprocess.run([gateway.python, "-s", "-c", bundle.BOOTSTRAP, bundle.ARCHIVE], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    resp = parse_result(p.stdout, message.token)
+    assert resp is not None and "sandbox_error" not in resp, (p.stdout[-2000:], p.stderr[-2000:])
+    assert [r["outcome"] for r in resp["records"]] == ["failed"], resp

@@ -194,6 +194,20 @@ def test_multiprocessing_pool_runs(harness):
     assert (out.status, out.reward) == ("pass", 1.0), out
 
 
+# A program whose generator body rewrites the calendar's table while the tests' max() iterates it:
+# no call of the program's is there to fence, only its frame, which the frame fence (the harness's
+# C extension rlvr_harness/_dictver.c) sees. Beam gets the extension in the archive it unpacks
+# (sandbox/bundle.py), gVisor in its /harness; without it this scored 1.0 on Beam.
+GENERATOR_REWRITES_TABLE = "import calendar\n\n\ndef f(year, month):\n    calendar.mdays[1:] = [28] * 12\n    yield from range(1, 29)\n"
+MAX_OF_DAYS = ("import calendar\n\n\ndef check(candidate):\n    assert max(candidate(2023, 2)) == 28\n"
+               "    assert max(candidate(2023, 1)) == calendar.monthrange(2023, 1)[1]\n\n\ncheck(f)\n")
+
+
+def test_the_harness_defences_in_c_hold_in_every_backend(harness):
+    out = grade(harness, GENERATOR_REWRITES_TABLE, MAX_OF_DAYS)
+    assert (out.status, out.reward) == ("fail", 0.0), out
+
+
 def test_fail(harness):
     out = grade(harness, "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("fail", 0.0)
