@@ -80,12 +80,13 @@ def _private_roots(mp: pytest.MonkeyPatch, tmp_path_factory, default_env: Path) 
 
     mp.setenv("RLVR_GRADE_CACHE", str(tmp_path_factory.mktemp("cache") / "cache.sqlite"))
     root = tmp_path_factory.mktemp("envs")
+    worlds = [p.name for p in default_env.iterdir() if p.name.startswith("world") and p.is_dir()]
     shutil.copytree(default_env, root / default_env.name, symlinks=True, copy_function=os.link,
-                    ignore=lambda d, _names: ["stdlib", "world"] if d == str(default_env) else [])
+                    ignore=lambda d, _names: ["stdlib", *worlds] if d == str(default_env) else [])
     # Its stdlib snapshot and world (~8,000 files each) are the session's, not linked file by file.
     (root / default_env.name / "stdlib").symlink_to(default_env / "stdlib")
-    if (default_env / "world").is_dir():  # relative: the farm links its files through the host's /
-        (root / default_env.name / "world").symlink_to(os.path.relpath(default_env / "world", root / default_env.name))
+    for name in worlds:  # relative: the farm links its files through the host's /
+        (root / default_env.name / name).symlink_to(os.path.relpath(default_env / name, root / default_env.name))
     mp.setenv("RLVR_GRADE_ENVS", str(root))
 
 

@@ -7,7 +7,8 @@ stdlib frame, sysconfig.get_paths() and /proc/self/exe told each check where Pyt
 installed.
 
 Local only: neither is in what Beam receives (sandbox/bundle.py), which is why they are not in
-root.py or mounts.py. The world is kept beside the environment (`world/`, `world.json`) but made
+root.py or mounts.py. The world is kept beside the environment (`world-<made_by>.<token>/`, named by
+the note `world-<made_by>.json`: made beside any other, never in place, see interpreter_world) but made
 here, by the sandbox: the environments are built before any sandbox and never import it
 (tests/project/test_structure.py); from them this takes the stdlib snapshot
 (envs.stdlib_snapshot), the environment's lock and a note."""
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import stat
 import struct
@@ -27,8 +29,18 @@ from rlvr_grade.sandbox import linux, mounts, root
 from rlvr_harness.files import ENV_AT, PYTHON_AT
 
 WORLD = "world"
-# Bumped when what a world holds changes: a world made by older code is made again.
-_MADE_BY = 3
+# Bumped when what a world holds changes: a world made by older code is made again, beside it.
+_MADE_BY = 4
+# The folders of worlds this process uses (its seeds bind them, its gVisor sandboxes too), each
+# with a descriptor holding a shared flock for the process's life: _sweep_worlds removes a world
+# only when it takes the exclusive lock, so never one a running grader's seed may have bound.
+_HELD: dict[str, int] = {}
+
+
+def note_name() -> str:
+    """The note (envs.read_note) naming this version's world of an environment: one per version
+    (made_by), so graders of two versions on one machine never remake each other's world."""
+    return f"{WORLD}-{_MADE_BY}"
 _BASE_FACTS = ("import json, os, sys, sysconfig; print(json.dumps([os.path.realpath(sys.base_prefix), "
                "os.path.realpath(getattr(sys, '_base_executable', '') or sys.executable), "
                "os.path.realpath(sysconfig.get_paths()['stdlib'])]))")
@@ -36,7 +48,7 @@ _DT_SONAME = 14
 
 
 class Unsupported(Exception):
-    """This interpreter cannot be shown at PYTHON_AT: the reason, kept in world.json."""
+    """This interpreter cannot be shown at PYTHON_AT: the reason, kept in the world's note."""
 
 
 def interpreter_world(env) -> tuple[tuple[str, str], ...]:
@@ -46,7 +58,7 @@ def interpreter_world(env) -> tuple[tuple[str, str], ...]:
     that RUNPATH at PYTHON_AT/lib, the stdlib snapshot at PYTHON_AT/<the stdlib's place under
     the prefix>, and the venv's bin and pyvenv.cfg as they must read there (`home =
     PYTHON_AT/bin`, from which CPython finds the stdlib by its landmark, os.py). () when this
-    interpreter cannot be shown so (the reason is in world.json): the check then sees the
+    interpreter cannot be shown so (the reason is in the world's note): the check then sees the
     install at its host names."""
     found = _made(env)
     if found is not None:
@@ -56,27 +68,82 @@ def interpreter_world(env) -> tuple[tuple[str, str], ...]:
         found = _made(env)
         if found is not None:
             return found
-        shutil.rmtree(os.path.join(env.path, WORLD), ignore_errors=True)
+        # A new folder beside any other world, never one made again in place: a seed of another
+        # grader (another version, or this one before a world went missing) may have bound the
+        # old one, and its checks read it until that seed ends.
+        folder = f"{note_name()}.{secrets.token_hex(4)}"
+        top = os.path.join(env.path, folder)
         try:
-            pairs, named = _make_world(env, stdlib, snapshot)
-            note: dict = {"python_at": PYTHON_AT, "made_by": _MADE_BY, "stdlib": named,
+            pairs, named = _make_world(env, top, stdlib, snapshot)
+            note: dict = {"python_at": PYTHON_AT, "made_by": _MADE_BY, "stdlib": named, "folder": folder,
                           "pairs": [[at, os.path.relpath(src, env.path)] for at, src in pairs]}
+            _hold(top)
         except Unsupported as exc:
-            shutil.rmtree(os.path.join(env.path, WORLD), ignore_errors=True)
+            shutil.rmtree(top, ignore_errors=True)
             pairs, note = [], {"python_at": PYTHON_AT, "made_by": _MADE_BY, "unsupported": str(exc)}
-        envs.write_note(env, WORLD, note)
+        except BaseException:
+            shutil.rmtree(top, ignore_errors=True)
+            raise
+        envs.write_note(env, note_name(), note)  # the swap: atomic (os.replace)
+        _sweep_worlds(env, keep=folder)
     return tuple(pairs)
 
 
 def _made(env) -> tuple[tuple[str, str], ...] | None:
-    note = envs.read_note(env, WORLD)
+    note = envs.read_note(env, note_name())
     if note.get("python_at") != PYTHON_AT or note.get("made_by") != _MADE_BY:
         return None
     try:
         pairs = tuple((at, os.path.join(env.path, rel)) for at, rel in note.get("pairs", ()))
+        folder = str(note.get("folder", ""))
     except (TypeError, ValueError):
         return None
+    if pairs:
+        if not folder.startswith(note_name() + ".") or "/" in folder:
+            return None
+        try:
+            _hold(os.path.join(env.path, folder))  # waits while a sweep removes it: then it is gone
+        except OSError:
+            return None
     return pairs if all(os.path.exists(src) for _, src in pairs) else None
+
+
+def _hold(top: str) -> None:
+    """Keep the world folder `top` from being swept while this process lives (_HELD)."""
+    import fcntl
+
+    if top in _HELD:
+        return
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    _HELD[top] = fd
+
+
+def _sweep_worlds(env, keep: str) -> list[str]:
+    """Remove the worlds of `env` (this version's or another's that hold to this rule: folders
+    `world-<made_by>.<token>`) but `keep` that no process holds (_HELD): one a running seed may
+    have bound stays until its grader ends. A world of a version before this rule (the folder
+    `world`) is never removed here: its graders hold no lock on it."""
+    import fcntl
+
+    removed = []
+    for name in sorted(os.listdir(env.path)):
+        if name == keep or not name.startswith(WORLD + "-") or "." not in name:
+            continue
+        path = os.path.join(env.path, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        except OSError:
+            continue  # not a folder (a note), or a link (a test's to a shared world)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        os.close(fd)
+        removed.append(path)
+    return removed
 
 
 def retarget_runpath(path: str, new: str) -> bool:
@@ -295,7 +362,7 @@ def _named_stdlib(python: str, snapshot: str, top: str, rel: str, names: dict[st
     return done
 
 
-def _make_world(env, stdlib: str, snapshot: str) -> tuple[list[tuple[str, str]], dict]:
+def _make_world(env, top: str, stdlib: str, snapshot: str) -> tuple[list[tuple[str, str]], dict]:
     venv = os.path.dirname(os.path.dirname(env.interpreter))
     out = subprocess.run([env.interpreter, "-I", "-S", "-c", _BASE_FACTS], capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL, check=False)
@@ -309,7 +376,6 @@ def _make_world(env, stdlib: str, snapshot: str) -> tuple[list[tuple[str, str]],
     elf = root.read_elf(exe)
     if elf is None:
         raise Unsupported(f"{exe} is not an ELF file")
-    top = os.path.join(env.path, WORLD)
     home = os.path.join(top, "python")
     os.makedirs(os.path.join(home, "bin"), mode=0o755)
     os.makedirs(os.path.join(home, "lib"), mode=0o755, exist_ok=True)
