@@ -590,6 +590,90 @@ seal_mmap_items(PyObject *self, PyObject *t)
     Py_RETURN_TRUE;
 }
 
+/* marshal.loads parses the buffer it is given after the audit hook saw a copy of it: a bytearray
+ * (or any writable buffer) could be rewritten in between, by another thread or a finalizer that
+ * runs while the parse allocates, so bytes the guard found to hold no code object could hold one
+ * when parsed. Sealed, marshal.loads copies anything but an exact bytes object into one first (the
+ * static method table entry is patched, so a marshal module made again has it too): what the
+ * hook checks is what is parsed. */
+static PyCFunction marshal_loads_orig;
+
+static PyObject *
+marshal_loads_sealed(PyObject *module, PyObject *arg)
+{
+    if (PyBytes_CheckExact(arg))
+        return marshal_loads_orig(module, arg);
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *copy = PyBytes_FromStringAndSize(view.buf, view.len);
+    PyBuffer_Release(&view);
+    if (copy == NULL)
+        return NULL;
+    PyObject *r = marshal_loads_orig(module, copy);
+    Py_DECREF(copy);
+    return r;
+}
+
+/* seal_marshal_loads(marshal.loads) -> True once sealed. */
+static PyObject *
+seal_marshal_loads(PyObject *self, PyObject *f)
+{
+    if (!PyCFunction_Check(f) || ((PyCFunctionObject *)f)->m_ml == NULL) {
+        PyErr_SetString(PyExc_TypeError, "seal_marshal_loads takes marshal.loads");
+        return NULL;
+    }
+    PyMethodDef *def = ((PyCFunctionObject *)f)->m_ml;
+    PyObject *owner = PyCFunction_GET_SELF(f);
+    const char *owner_name = owner != NULL && PyModule_Check(owner) ? PyModule_GetName(owner) : NULL;
+    if (owner_name == NULL || strcmp(owner_name, "marshal") != 0 || strcmp(def->ml_name, "loads") != 0 ||
+            def->ml_flags != METH_O) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "seal_marshal_loads takes marshal.loads");
+        return NULL;
+    }
+    if (def->ml_meth == (PyCFunction)marshal_loads_sealed)
+        Py_RETURN_TRUE;
+    if (marshal_loads_orig != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a marshal.loads this module does not know");
+        return NULL;
+    }
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return NULL;
+    }
+    uintptr_t at = (uintptr_t)&def->ml_meth;
+    int found = 0, writable = 0;
+    char line[4096];
+    while (fgets(line, sizeof line, maps)) {
+        unsigned long lo, hi;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && lo <= at && at + sizeof(void *) <= hi) {
+            found = perms[0] == 'r';
+            writable = perms[1] == 'w';
+            break;
+        }
+    }
+    fclose(maps);
+    if (!found) {
+        PyErr_SetString(PyExc_OSError, "marshal's method table is not mapped where this module looks");
+        return NULL;
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = at & ~(uintptr_t)(page - 1);
+    size_t len = (at + sizeof(void *) > start + (uintptr_t)page) ? 2 * (size_t)page : (size_t)page;
+    if (!writable && mprotect((void *)start, len, PROT_READ | PROT_WRITE) != 0) {
+        PyErr_SetFromErrno(PyExc_OSError);
+        return NULL;
+    }
+    marshal_loads_orig = def->ml_meth;
+    def->ml_meth = (PyCFunction)marshal_loads_sealed;
+    if (!writable)
+        mprotect((void *)start, len, PROT_READ);
+    Py_RETURN_TRUE;
+}
+
 /* The frame fence (strict.py, docs/fidelity.md "Program code the tests run"): while a step of the
  * tests runs, every frame of code the registry does not hold (the program's) that the check's
  * thread enters from outside such a frame is fenced: `enter()` before it runs, `leave()` when it
@@ -731,6 +815,7 @@ static PyMethodDef methods[] = {
     {"new_keys", new_keys, METH_VARARGS, "new_keys(d, known) -> the keys of the dict d not in the set known, in d's order"},
     {"seal_array_items", seal_array_items, METH_O, "seal_array_items(arrays) -> how many array item types are sealed"},
     {"seal_mmap_items", seal_mmap_items, METH_O, "seal_mmap_items(mmap.mmap) -> True once its item setter is sealed"},
+    {"seal_marshal_loads", seal_marshal_loads, METH_O, "seal_marshal_loads(marshal.loads) -> True once it parses a copy of what it is given"},
 #ifdef RLVR_FENCE
     {"fence_frames", fence_frames, METH_O, "fence_frames(codes) -> switch(enter, leave) / switch(), once per process"},
 #endif

@@ -193,6 +193,7 @@ class Guard:
         if not controls[5]():
             sys.addaudithook(controls[0])
             _neuter_signal_frames()
+            _clearing_no_trace_is_nothing()
             _seal_array_items()
 
 
@@ -223,6 +224,9 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     fspath, fs_encoding = os.fspath, sys.getfilesystemencoding()
     realpath, getcwd, join, getpid = os.path.realpath, os.getcwd, os.path.join, os.getpid
     getattr_ = getattr
+    _id, _set, _dict, dict_items = id, set, dict, dict.items
+    walked = (tuple, list, set, frozenset, dict)
+    load_errors = (ValueError, EOFError, TypeError)
     code_type = type((lambda: 0).__code__)
     function_type = type(_make_hook)
     fn_code = function_type.__dict__["__code__"].__get__
@@ -268,6 +272,7 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     import marshal
 
     loads = marshal.loads
+    loads_sealed = _seal_marshal_loads(loads)
     _compile = compile
     os_open, os_read, os_close, os_fstat = os.open, os.read, os.close, os.fstat
     O_RDONLY = os.O_RDONLY
@@ -380,7 +385,10 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             return "code unmarshalled from a file"
         frame = library_requester(3, ("loads",))
         if frame is None or frame.f_code.co_name != "_compile_bytecode":
-            return "unmarshalled code"
+            # data (`marshal.loads(marshal.dumps(grid))`, a fast deep copy) is anyone's: refused
+            # only when the bytes hold a code object. What is parsed is exactly these bytes
+            # where marshal.loads is sealed (it copies a mutable buffer first), else nothing is told
+            return None if loads_sealed and _len(args) and not holds_code(args[0]) else "unmarshalled code"
         local = frame.f_locals
         cached = exact(local.get("bytecode_path"))
         if cached is not None and startswith(realpath(cached), prefixes):
@@ -393,6 +401,29 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
             except (OSError, SyntaxError, ValueError, EOFError, TypeError):
                 pass
         return f"bytecode not compiled from its source: {cached}"
+
+    def holds_code(data: Any) -> bool:
+        """Whether marshal data holds a code object (loaded here, inside the hook, and walked:
+        marshal builds only exact builtin types). Bytes that do not load hold nothing: the
+        call itself raises."""
+        if _type(data) is not _bytes:
+            return True
+        try:
+            value = loads(data)
+        except load_errors:
+            return False
+        todo, seen = [value], _set()
+        while todo:
+            x = todo.pop()
+            t = _type(x)
+            if t is code_type:
+                return True
+            if t in walked:
+                if _id(x) in seen:
+                    continue
+                seen.add(_id(x))
+                todo.extend(dict_items(x) if t is _dict else x)
+        return False
 
     def resolved(path: Any) -> Any:
         """The absolute, resolved path an open() of `path` reaches, or None for an fd; a path
@@ -645,6 +676,21 @@ def _make_hook(registry: provenance.Registry, refusals: list[str]) -> tuple[Call
     return hook, arm, disarm, is_armed, set_protected, mark_installed
 
 
+def _seal_marshal_loads(loads: Callable[[Any], Any]) -> bool:
+    """marshal.loads parses a copy of a mutable buffer (rlvr_harness/_dictver.c), so the bytes the
+    hook checks are the bytes parsed; False where the module is not built (marshal data is then
+    refused as before)."""
+    try:
+        from rlvr_harness import _dictver
+    except ImportError:
+        return False
+    seal = getattr(_dictver, "seal_marshal_loads", None)
+    try:
+        return seal is not None and seal(loads) is True
+    except (TypeError, OSError):
+        return False
+
+
 def _seal_array_items() -> None:
     """array.array's and mmap.mmap's item setters convert first, then check the index: an
     __index__ that shrinks the array or resizes the map under the write was a write anywhere
@@ -685,6 +731,30 @@ def _neuter_signal_frames() -> None:
     guarded.__doc__ = real.__doc__
     # signal.signal calls _signal.signal at call time, so this covers both entry points.
     _signal.signal = guarded
+
+
+def _clearing_no_trace_is_nothing() -> None:
+    """`sys.settrace(None)` / `sys.setprofile(None)` while no trace or profile function is set
+    change nothing, and are nothing: doctest's runner ends with `sys.settrace(save_trace)`, None
+    where nobody traces (`doctest.testmod()` at a program's end scored 0: the audit event has no
+    argument, so the guard could not tell None from a tracer). Any other call reaches the real
+    function and its audit event as before: a trace or profile function is handed every frame
+    of the thread, the tests' and the harness's once the program returns. The real functions
+    are held in keyword-only defaults (reading them is a `__kwdefaults__` access the guard
+    refuses); a fresh copy of `sys` (`_imp.create_builtin`) holds the real ones, still audited."""
+
+    def settrace(function, /, *, _real=sys.settrace, _now=sys.gettrace):  # noqa: ANN001, ANN202
+        if function is None and _now() is None:
+            return None
+        return _real(function)
+
+    def setprofile(function, /, *, _real=sys.setprofile, _now=sys.getprofile):  # noqa: ANN001, ANN202
+        if function is None and _now() is None:
+            return None
+        return _real(function)
+
+    settrace.__doc__, setprofile.__doc__ = sys.settrace.__doc__, sys.setprofile.__doc__
+    sys.settrace, sys.setprofile = settrace, setprofile
 
 
 def _without_frame(handler: Callable[..., Any], sig: int, _frame: Any) -> Any:

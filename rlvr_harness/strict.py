@@ -73,7 +73,7 @@ UNITTEST_METHODS = frozenset((
     "assertRegex", "assertRegexpMatches", "assertNotRegex", "assertNotRegexpMatches", "assertDictContainsSubset",
 ))
 _HELPERS = frozenset(("__rlvr_cmp__", "__rlvr_op__", "__rlvr_abs__", "__rlvr_chain__", "__rlvr_truth__",
-                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
+                      "__rlvr_assert__", "__rlvr_approx__", "__rlvr_call__", "__rlvr_soft__", "__rlvr_soft_block__", "__rlvr_plain__", "__rlvr_match__", "__rlvr_iterate__",
                       "__rlvr_item__", "__rlvr_iop__", "__rlvr_namecall__", "__rlvr_fence__"))
 
 _CMP_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -764,6 +764,7 @@ def plain_functions(tree: ast.AST) -> dict[int, tuple[str, ...]]:
 
 
 SOFT = "__rlvr_soft__"
+SOFT_BLOCK = "__rlvr_soft_block__"  # the soft assert of a test that reads its own frame (eval, locals ...)
 
 
 class SoftAsserts(ast.NodeTransformer):
@@ -771,7 +772,12 @@ class SoftAsserts(ast.NodeTransformer):
     `assert cond` becomes `__rlvr_soft__(line, lambda: cond)`: while that top-level call runs,
     each of its own asserts gets a verdict of its own and the function goes on. Run after
     `rewrite` (the `__rlvr_assert__` wrapper is taken off: the soft helper logs instead).
-    Nested functions, classes and lambdas are left alone: their asserts raise."""
+    Nested functions, classes and lambdas are left alone: their asserts raise.
+
+    A test that calls a builtin reading its caller's frame (`eval("candidate(1)")`, `locals()`,
+    `vars()`, `dir()`) is evaluated in the function's own frame, not a lambda's:
+    `with __rlvr_soft_block__(line): __rlvr_soft__(line, cond, True)`, the block taking what
+    the test raised as the lambda's call would."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -797,6 +803,11 @@ class SoftAsserts(ast.NodeTransformer):
             test = test.args[1]
         else:
             return node  # handled by the tests themselves (see StrictRewriter.visit_Assert): a plain assert
+        if any(isinstance(n, ast.Name) and n.id in FRAME_BOUND for n in ast.walk(test)):
+            call = ast.Call(func=helper_ref(SOFT), args=[ast.Constant(node.lineno), test, ast.Constant(True)], keywords=[])
+            block = ast.With(items=[ast.withitem(context_expr=ast.Call(
+                func=helper_ref(SOFT_BLOCK), args=[ast.Constant(node.lineno)], keywords=[]))], body=[ast.Expr(value=call)])
+            return _located(block, node)
         call = ast.Call(
             func=helper_ref(SOFT),
             args=[ast.Constant(node.lineno), ast.Lambda(args=_no_args(), body=test)],
@@ -2313,20 +2324,24 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         name = _type(exc).__name__
         return (f"{name}: {text}" if text else name)[:500]
 
-    def soft(line: int, cond: Any) -> None:
+    def soft(line: int, cond: Any, evaluated: bool = False) -> None:
         """An assert of a top-level test function: while the top-level call of that function
         runs (the line is active), a failure is logged as this line's verdict and the function
-        goes on; called any other way, it is logged and raises like any assert."""
+        goes on; called any other way, it is logged and raises like any assert. `cond` is the
+        test's lambda, or (evaluated) its value, inside a soft_block that takes what it raised."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
-        try:
-            ok = cond()
-        except _assertion_error as exc:
-            ok, outcome, msg, err = False, "failed", describe(exc), exc
-        except _exception as exc:  # noqa: BLE001 - the candidate crashed on this input
-            ok, outcome, msg, err = False, "error", describe(exc), exc
+        if evaluated:
+            ok, outcome, msg, err = cond, "failed", f"AssertionError (line {line})", None
         else:
-            outcome, msg, err = "failed", f"AssertionError (line {line})", None
+            try:
+                ok = cond()
+            except _assertion_error as exc:
+                ok, outcome, msg, err = False, "failed", describe(exc), exc
+            except _exception as exc:  # noqa: BLE001 - the candidate crashed on this input
+                ok, outcome, msg, err = False, "error", describe(exc), exc
+            else:
+                outcome, msg, err = "failed", f"AssertionError (line {line})", None
         if ok:
             return
         if log(("is_active", line)):
@@ -2335,7 +2350,41 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         log(("fail", "hard", line, outcome, msg))
         if err is not None:
             raise err
-        raise _assertion_error(msg)
+        raised[0] = _assertion_error(msg)
+        raise raised[0]
+
+    raised: list[Any] = [None]  # what soft() raised itself (logged already)
+
+    class SoftBlock:
+        """Around an evaluated soft assert: what the test raised is its verdict, as soft()
+        takes what the lambda raised (a failure goes on while the line is active)."""
+
+        __slots__ = ("line",)
+
+        def __init__(self, line: int) -> None:
+            self.line = line
+
+        def __enter__(self) -> None:
+            raised[0] = None
+
+        def __exit__(self, _kind: Any, exc: Any, _tb: Any) -> bool:
+            if exc is None or exc is raised[0]:
+                raised[0] = None
+                return False
+            if forked[0]:
+                _exit(1)  # a process the candidate forked: see fork_flag
+            if _isinstance(exc, _assertion_error):
+                outcome = "failed"
+            elif _isinstance(exc, _exception):
+                outcome = "error"
+            else:
+                return False  # KeyboardInterrupt, SystemExit ...: as out of the lambda
+            line = self.line
+            if log(("is_active", line)):
+                log(("fail", "soft", line, outcome, describe(exc)))
+                return True
+            log(("fail", "hard", line, outcome, describe(exc)))
+            return False
 
     class_runtime_error = RuntimeError
     _stop = StopIteration
@@ -2418,7 +2467,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         return None
 
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
-               ASSERT: check, SOFT: soft, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
+               ASSERT: check, SOFT: soft, SOFT_BLOCK: SoftBlock, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call,
                FRAMES: (set_frames, frames_on, frames_off), LOOP: loop}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}

@@ -163,8 +163,7 @@ def test_the_corpus_honest_programs_score_one_under_unittest_too(graded, name, s
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
 
 
-@pytest.mark.xfail(strict=True, reason="open (rty -> s15e): the guard refuses marshal.loads of plain data and "
-                   "doctest's sys.settrace(None); the fence runs the tests' super()/eval()/locals() in its own frame")
+@pytest.mark.xfail(strict=True, reason="open: honest programs that score 0 (tests/hacks/honest/open/)")
 @pytest.mark.parametrize("name,style", HONEST_CASES)
 def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
     outcome = graded[(name, style)]

@@ -1,8 +1,8 @@
 # ruff: noqa
 # The tests call builtins that read their caller's frame: eval of a string naming the tests'
 # own names, locals(), vars(), dir(). The fence's rewrite ran them in the fence's frame (fixed:
-# strict.FRAME_BOUND); open still: inside check() the soft assert's lambda is their frame, which
-# does not hold check()'s locals (the pytest variant passes: tests/hacks/honest/tests_use_eval_and_locals_in_pytest.py).
+# strict.FRAME_BOUND); inside check() the soft assert's lambda was their frame, which does not
+# hold check()'s locals (fixed: such an assert is evaluated in check()'s frame, strict.SOFT_BLOCK).
 def f(x):
     return x + 1
 
