@@ -12,7 +12,15 @@ from typing import Any, Callable
 from rlvr_harness import provenance, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
-from rlvr_harness.splitting import assert_checks, deeper, is_literal, is_loop_check, soft_call, soft_functions
+from rlvr_harness.splitting import (
+    assert_checks,
+    child_nodes,
+    deeper,
+    is_literal,
+    is_loop_check,
+    soft_call,
+    soft_functions,
+)
 from rlvr_harness.wire import ENTRY_OF, CheckPayload
 
 Report = Callable[[dict[str, Any]], None]
@@ -1064,7 +1072,7 @@ def _sets_attributes(stmt: ast.stmt) -> tuple[tuple[str, str], ...]:
                 targets.extend(t.elts)
             elif isinstance(t, ast.Attribute) and _dotted(t.value):
                 found.append((_dotted(t.value), t.attr))
-        stack.extend(c for c in ast.iter_child_nodes(node) if not is_literal(c))
+        stack.extend([c for c in child_nodes(node) if not is_literal(c)])
     return tuple(sorted(set(found)))
 
 
@@ -1248,7 +1256,7 @@ def _scan_tests(tree: ast.Module) -> tuple[list[tuple[int, int]], set[str], list
                 chains.append(chain)
                 if isinstance(n.value, ast.Name):
                     used.add(f"{n.value.id}.{n.attr}")  # a name read as a module (test_namespace)
-        for child in ast.iter_child_nodes(n):
+        for child in child_nodes(n):
             if not literal(child):
                 stack.append(child)
     # `np.testing.assert_allclose(...)`: numpy.testing (and numpy.testing.assert_allclose, which

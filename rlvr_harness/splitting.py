@@ -54,6 +54,20 @@ def assert_checks(tests: str) -> list[tuple[str, list[ast.stmt], bool]]:
     return steps
 
 
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """ast.iter_child_nodes(node) as a list, in its order, without its two generators: the
+    passes over the tests (prepare_asserts, once per test text) visit every node, and the
+    generators were ~40% of a walk's time."""
+    out: list[ast.AST] = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend([v for v in value if isinstance(v, ast.AST)])
+    return out
+
+
 def is_literal(node: ast.AST) -> bool:
     """A constant, or a list/tuple/set/dict of them (at any depth): no name, call, assert or
     operator inside. Test data is mostly such literals (a HumanEval+ test: ~20k nodes of them),
@@ -94,7 +108,7 @@ def depth(tree: ast.AST) -> int:
         node, d = stack.pop()
         if d > deepest:
             deepest = d
-        stack.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+        stack.extend((child, d + 1) for child in child_nodes(node))
     return deepest
 
 
@@ -137,7 +151,7 @@ def _assert_lines(fn: ast.FunctionDef | ast.For | ast.While | ast.AsyncFor) -> l
             continue
         if type(node) is ast.Assert:
             lines.append(node.lineno)
-        stack.extend(c for c in ast.iter_child_nodes(node) if not is_literal(c))
+        stack.extend([c for c in child_nodes(node) if not is_literal(c)])
     return sorted(set(lines))
 
 

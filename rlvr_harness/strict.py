@@ -32,7 +32,7 @@ import math as _math
 import operator as _operator
 from typing import Any, Callable
 
-from rlvr_harness.splitting import is_literal
+from rlvr_harness.splitting import child_nodes, is_literal
 
 FLOAT_REL_TOL = 1e-9
 FLOAT_ABS_TOL = 1e-12
@@ -167,16 +167,15 @@ def _located(new: ast.AST, src: ast.AST) -> ast.AST:
     have one (the original operands). What ast.fix_missing_locations would give them, without
     walking the whole tree: a HumanEval+ test is ~20k nodes, and that walk was a third of the
     time it took to prepare one."""
-    where = [getattr(src, a, None) for a in _LOCATION]
+    where = {a: getattr(src, a, None) for a in _LOCATION}
     stack = [new]
     while stack:
         node = stack.pop()
         if "lineno" in node._attributes:
             if getattr(node, "lineno", None) is not None:
                 continue
-            for attr, value in zip(_LOCATION, where, strict=True):
-                setattr(node, attr, value)
-        stack.extend(ast.iter_child_nodes(node))
+            node.__dict__.update(where)  # a node's attributes live in its dict: setattr's four, in one call
+        stack.extend(child_nodes(node))
     return new
 
 
@@ -629,20 +628,20 @@ def _scope_names(scope: ast.AST) -> tuple[set[str], set[str], bool]:
             bound.add(n.name)
         elif t is ast.MatchMapping and n.rest:
             bound.add(n.rest)
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(child_nodes(n))
     return bound, read, reaching
 
 
 def _nested_scopes(node: ast.AST) -> list[ast.AST]:
     """The scopes directly inside `node`'s own scope."""
     found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(node))
+    stack = child_nodes(node)
     while stack:
         n = stack.pop()
         if isinstance(n, _SCOPES):
             found.append(n)
             continue
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(child_nodes(n))
     return found
 
 
@@ -670,7 +669,7 @@ def _only_read(fn: ast.AST) -> bool:
     while stack:
         node, parent = stack.pop()
         if type(node) is not ast.Name:
-            stack.extend((child, node) for child in ast.iter_child_nodes(node))
+            stack.extend([(child, node) for child in child_nodes(node)])
             continue
         if node.id not in params:
             continue

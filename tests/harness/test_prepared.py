@@ -229,3 +229,24 @@ def test_checks_run_the_candidate_the_grader_compiled_with_the_same_verdicts(bac
     big = "# padding\n" * (prepared.MAX_PROGRAM // 10) + SOLVED
     assert LocalBackend._payload(_check(big, tests)).program_code is None
     assert [t.outcome for t in backend.run(_check(big, tests)).records] == ["passed", "passed"]
+
+
+def test_the_tests_passes_see_every_child_node_in_asts_order():
+    # splitting.child_nodes stands in for ast.iter_child_nodes in the passes over the tests
+    # (prepare_asserts, once per text: its generators were ~40% of a walk): same nodes, same
+    # order, on every node of real code (the harness's own source and these tests).
+    import ast
+    import os
+
+    import rlvr_harness
+    from rlvr_harness.splitting import child_nodes
+
+    folder = os.path.dirname(rlvr_harness.__file__)
+    sources = [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.endswith(".py")] + [__file__]
+    seen = 0
+    for path in sources:
+        with open(path) as fh:
+            for node in ast.walk(ast.parse(fh.read())):
+                assert child_nodes(node) == list(ast.iter_child_nodes(node)), (path, ast.dump(node)[:200])
+                seen += 1
+    assert seen > 50_000
