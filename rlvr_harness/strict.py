@@ -2191,11 +2191,22 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     def fence(f: Any, /, *args: Any, **kwargs: Any) -> Any:
         """A call into the program: held state put back as it returns, if clean when it began
         (docs/fidelity.md, rt15 #11); sys' streams stay as they were. Outermost call only.
-        Where the frame fence is armed, it fences this call's frames (and every other)."""
+        Where the frame fence is armed, it fences this call's frames (and every other), and a
+        builtin the tests hand a value that is not a plain scalar runs as a program frame
+        would (as_a_frame)."""
         if forked[0]:
             _exit(1)  # a process the candidate forked: see fork_flag
         restore = pandas_state["restore"]
-        if frames[1] or restore is None or fence_depth[0] or not programs(f) or restore(_check=True):
+        if frames[1]:
+            t = _type(f)
+            if (t is function_type or (t is method_type and _type(method_func(f)) is function_type)
+                    or f is tests_writes[0] or f is tests_writes[1]):
+                return f(*args, **kwargs)  # Python code: the program's frames are fenced, the tests' run as written
+            if ((t is builtin_type and builtin_self(f) is builtins_module) or (t is _type and f in builtin_classes)) and (
+                    _all(_type(a) in scalar_types for a in args) and _all(_type(v) in scalar_types for v in kwargs.values())):
+                return f(*args, **kwargs)  # a builtin given plain scalars: nobody's code runs
+            return as_a_frame(f, args, kwargs)
+        if restore is None or fence_depth[0] or not programs(f) or restore(_check=True):
             return f(*args, **kwargs)
         fence_depth[0] = 1
         held = [sys_dict.get(n) for n in streams]
@@ -2207,6 +2218,32 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             for n, v in _zip(streams, held):
                 if sys_dict.get(n) is not v:
                     sys_dict[n] = v
+
+    # A callable that is not Python code (a builtin handed the program's object: max, list,
+    # sorted, next, len; a C callable the program made: a functools.partial, a bound C method;
+    # a class) runs code the program composed with no frame of its own for the frame fence to
+    # see: an iterator of C callables (itertools.starmap over calendar.mdays.__setitem__), a
+    # class whose __iter__ or __len__ is a functools.partial, a candidate that is a partial. So
+    # the tests' call runs between frame_enter and frame_leave as a program frame does: held
+    # state put back as it returns (red team rty V14, rtz). A builtin given plain scalars only
+    # runs nobody's code; setattr and delattr are the tests' own writes, as an assignment is.
+    builtins_module = modules["builtins"]
+    tests_writes = (pristine["setattr"], pristine["delattr"])
+    builtin_classes = frozenset(v for v in _object_getattribute(builtins_module, "__dict__").values()
+                                if _type(v) is _type and not issubclass(v, BaseException))
+
+    def as_a_frame(f: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        outer = entry[:]  # a program frame inside (a generator's body) enters and leaves too
+        frame_enter()
+        mine = entry[:]
+        try:
+            return f(*args, **kwargs)
+        finally:
+            entry[:] = mine
+            try:
+                frame_leave()
+            finally:
+                entry[:] = outer
 
     def name_call(f: Any, /, *args: Any, **kwargs: Any) -> Any:
         """`name(...)` of a name the tests imported from a library (`from operator import eq`):

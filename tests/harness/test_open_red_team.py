@@ -3,8 +3,9 @@ marked xfail(strict=True): the fix that closes one flips its test, and the fixtu
 into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
 
 tests/hacks/open/: wrong programs that score 1.0. The frame fence closed rty's first five (moved to
-tests/hacks/; their unittest variants are graded here); open: an iterator built only of C
-callables changes held state with no frame of the program's for the fence to see. The program's own code ran where the fence
+tests/hacks/; their unittest variants are graded here), and s15g's as_a_frame an iterator built only
+of C callables and a candidate that is a functools.partial (no frame of the program's: the tests'
+call of a callable that is not Python code now runs as a program frame). The program's own code ran where the fence
 does not see it: without being called, on the tests' thread, after the restorer put the held
 state back (a finalizer of the value it returned, a self-renewing cyclic finalizer,
 gc.callbacks), or in an implicit call (a generator's body run by the tests' max(), a property
@@ -61,14 +62,13 @@ HACK_CASES = _cases(OPEN_HACKS)
 # red team rtz: open classes, each its own strict xfail (the reason names the class)
 RTZ_OPEN = {
     "finalizer": ("gc_partial_finalizer_changes_table", "gc_library_method_finalizer_sorts_table"),
-    "c_callable_candidate": ("candidate_is_a_partial_that_pops_the_table",),
     "unheld_state": ("random_reseeded_so_tests_draw_one_case", "tzset_moves_the_tests_local_time",
                      "re_cache_serves_another_pattern", "zoneinfo_cache_holds_a_zone_from_elsewhere",
                      "encodings_cache_serves_another_codec", "strptime_regex_cache_swaps_fields"),
     "liar_key": ("struct_cache_liar_key",),
 }
 RTZ_CASES = {cls: [case for case in HACK_CASES if case[0] in names] for cls, names in RTZ_OPEN.items()}
-FINALIZER_CASES, C_CALLABLE_CASES, UNHELD_CASES, LIAR_KEY_CASES = RTZ_CASES.values()
+FINALIZER_CASES, UNHELD_CASES, LIAR_KEY_CASES = RTZ_CASES.values()
 HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in RTZ_CASES.values())]
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
@@ -85,7 +85,7 @@ HONEST_CASES = [case for case in HONEST_CASES if case not in FENCE_FRAME_HONEST]
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
-    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, C_CALLABLE_CASES), (OPEN_HACKS, UNHELD_CASES),
+    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, UNHELD_CASES),
                           (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
@@ -99,7 +99,7 @@ def graded() -> dict[tuple[str, str], object]:
 
 
 def test_the_open_fixtures_are_there():
-    assert len(UNITTEST_CASES) >= 5 and len(HACK_CASES) >= 3 and len(HONEST_UNITTEST_CASES) >= 1
+    assert len(UNITTEST_CASES) >= 5 and len(HONEST_UNITTEST_CASES) >= 1
     assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
 
 
@@ -109,8 +109,7 @@ def _open(cases: list[tuple[str, str]], reason: str) -> list:
 
 @pytest.mark.parametrize("name,style", [
     *UNITTEST_CASES,
-    *_open(HACK_CASES, "open (rty -> s15e): an iterator made only of C callables "
-                       "(itertools.starmap over calendar.mdays.__setitem__) runs no frame of the program's"),
+    *_open(HACK_CASES, "open: program code without a frame of its own"),
     *_open(FINALIZER_CASES, "open (rtz -> s15g): a finalizer with no frame of the program's: __del__ is "
                             "a functools.partial over calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's "
                             "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore"),
@@ -123,15 +122,6 @@ def test_program_code_without_a_frame_scores_zero(graded, name, style):
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
 
-
-@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): the candidate is a C callable, not a function: "
-                   "functools.partial(max, 28, key=defaultdict(...).__getitem__) whose factory pops calendar.mdays; "
-                   "the tests' call runs no frame at all")
-@pytest.mark.parametrize("name,style", C_CALLABLE_CASES)
-def test_a_candidate_that_is_a_c_callable_scores_zero(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
 
 
 @pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): state no restorer holds decides the tests' expected "

@@ -5,6 +5,8 @@
 import calendar
 import itertools
 
+STATIC_SCAN_BLIND = "itertools and a bound list method: no dunder, no frame, no patch the text shows"
+
 
 def f(year, month):
     pairs = [(m, 28) for m in range(1, 13)]

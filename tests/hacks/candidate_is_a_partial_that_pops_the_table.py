@@ -7,6 +7,8 @@ import calendar
 import collections
 import functools
 
+STATIC_SCAN_BLIND = "functools.partial over builtins and a dict method: no dunder, no frame, no patch the text shows"
+
 _key = collections.defaultdict(functools.partial(calendar.mdays.pop, 1), {28: 99, **{m: 0 for m in range(1, 13)}})
 f = functools.partial(max, 28, key=_key.__getitem__)
 
