@@ -1282,10 +1282,10 @@ def test_the_hosts_huge_page_pool_is_out_of_reach(sandbox, huge_page_pool):
     assert "took []" in ex.stdout, ex.stdout
 
 
-def _plant_beside_the_harness(name: str) -> Path:
+def _plant_beside_the_harness(name: str, folder: str | None = None) -> Path:
     import rlvr_harness
 
-    path = Path(rlvr_harness.__file__).parent / name
+    path = Path(folder or Path(rlvr_harness.__file__).parent) / name
     path.write_text("42\n")
     path.chmod(0o644)
     os.utime(path, (1000, path.stat().st_mtime))  # read long ago: relatime would record the next read
@@ -1446,8 +1446,13 @@ def test_a_gvisor_check_moves_no_access_time_on_the_host(gvisor):
     """runsc's gofer reads the root's files through the host's inodes: a read moved the host
     file's atime (relatime), which a concurrent gVisor check could stat. runsc starts in a mount
     namespace where every mount is noatime."""
+    from rlvr_grade.sandbox.bundle import harness_copy
+
+    # gVisor shows at /harness the copy of the harness its checks run (made once per content),
+    # not the checkout: the file is planted in that copy, on the host's disk like any root file.
+    copy, lock = harness_copy(gvisor._host_python(gvisor._world("")))
     name = f"_rlvr_adv_atime_{uuid.uuid4().hex[:8]}.txt"
-    planted = _plant_beside_the_harness(name)
+    planted = _plant_beside_the_harness(name, os.path.join(copy, "rlvr_harness"))
     try:
         check = make_check(program("atime_on_shared_files", NAME=name), TESTS,
                            Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256))
@@ -1458,6 +1463,7 @@ def test_a_gvisor_check_moves_no_access_time_on_the_host(gvisor):
         assert planted.stat().st_atime == 1000
     finally:
         planted.unlink(missing_ok=True)
+        os.close(lock)
 
 
 # gVisor's limits cover the whole sandbox (issue 16): the runner's rlimits are per process and
