@@ -1,0 +1,153 @@
+"""What a check inherits from its slot's worker (red team rtk, issue 16): a check is a fork of
+the worker, taken inside the worker's request loop, so it starts with the worker's whole
+address space: the frames of that loop, where the report the worker sent for the *previous*
+check of the slot is still bound, and memory the worker freed but never cleared. "Nothing
+passes between consecutive checks of a slot" (docs/sandbox.md) must hold for that memory too.
+
+Each test runs two or three checks in a row on one slot (--concurrency 1) of the real local
+sandbox, the first printing a marker or a lot, the last looking for it. Strict xfail where the
+message crosses today; the fixtures are in tests/adversarial/ (their markers are placeholders
+nothing else prints, so test_both_set_up_paths_give_the_same_verdicts scores them 0)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from rlvr_grade.checks import CheckOptions, build_check
+from rlvr_grade.checks.styles import score
+from rlvr_grade.scoring import RewardConfig
+from rlvr_grade.types import Limits, Rollout
+from tests.conftest import requires_root
+from tests.sandbox.test_adversarial import make_check, program
+
+pytestmark = requires_root
+LIMITS = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=2 << 20, file_bytes=4 << 20, disk_mb=16)
+OPEN = pytest.mark.xfail(strict=True, reason="a check is forked inside the worker's request loop: the previous "
+                                             "check's report and freed buffers come with it (issue 16, open; rtk)")
+
+
+@pytest.fixture(scope="module")
+def slot():
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    backend = LocalBackend(concurrency=1, seccomp=True)
+    backend.start()
+    yield backend
+    backend.close()
+
+
+def _run(backend, source: str, tests: str = "assert not escaped()\n"):
+    check = make_check(source, tests, LIMITS)
+    ex = backend.run(check)
+    return ex, score(check, ex, RewardConfig(), 0.0)
+
+
+def _marker() -> dict[str, str]:
+    mark = uuid.uuid4().hex
+    return {"LEFT_HEAD": "rtk-left-", "LEFT_TAIL": mark}
+
+
+def test_a_checks_sender_prints_its_marker(slot):
+    """The control for the tests below: the first check's output reaches the grader whole."""
+    m = _marker()
+    ex, out = _run(slot, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
+    assert out.reward == 1.0 and m["LEFT_HEAD"] + m["LEFT_TAIL"] in ex.stdout, (out, ex.stdout[-300:])
+
+
+@OPEN
+def test_the_previous_checks_report_is_not_in_a_checks_frames(slot):
+    m = _marker()
+    _run(slot, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
+    ex, out = _run(slot, program("previous_report_in_the_workers_frame", **m), "assert escaped()\n")
+    assert "holding the marker: 0" in ex.stdout, ex.stdout[-500:]
+    assert (out.status, out.reward) == ("fail", 0.0), out
+
+
+@OPEN
+def test_the_previous_checks_output_is_not_in_a_checks_memory(slot):
+    """The same through raw memory: the report bound in the worker's frame and the buffers the
+    worker read and encoded it in (freed, never cleared). Dropping the frame's reference alone
+    would not close it: in a probe here, the marker of the check *two* back was still found
+    when the check between printed something (allocator-dependent, so not asserted)."""
+    m = _marker()
+    _run(slot, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
+    ex, out = _run(slot, program("previous_output_in_the_workers_heap", **m), "assert escaped()\n")
+    assert "copies in memory: 0" in ex.stdout, ex.stdout[-500:]
+    assert (out.status, out.reward) == ("fail", 0.0), out
+
+
+def _footprint(ex) -> tuple[int, ...]:
+    line = next(x for x in ex.stdout.splitlines() if x.startswith("footprint "))
+    return tuple(int(v) for v in line.split()[1:])
+
+
+@OPEN
+def test_a_checks_size_does_not_say_how_much_the_check_before_printed(slot):
+    """A bit (or a number) between consecutive checks through what a check reads of its own
+    size, with the in-process guard on: after a quiet check and after one that printed 800 KiB
+    the same receiver must read the same VmData (a margin of 256 KiB for allocator noise; the
+    worker that still holds the loud check's report gives ~800 KiB more)."""
+    quiet = "def escaped():\n    return False\n"
+    loud = "import sys\nsys.stdout.write('x' * (800 << 10))\ndef escaped():\n    return False\n"
+    receiver = program("memory_footprint_receiver")
+    readings = {}
+    for name, sender in (("quiet", quiet), ("loud", loud)):
+        _run(slot, sender)
+        check = build_check(Rollout(index=0, row={"completion": receiver, "tests": "assert not escaped()\n"}),
+                            CheckOptions(test_style="asserts", limits=LIMITS))
+        ex = slot.run(check)
+        assert score(check, ex, RewardConfig(), 0.0).reward == 1.0, ex.stderr[-500:]
+        readings[name] = _footprint(ex)
+    assert abs(readings["loud"][0] - readings["quiet"][0]) < 256, readings
+
+
+GOOD = "n = int(input())\nprint(n * n * 7 + 3)\n"
+WRONG = "n = int(input())\nprint(n)\n"
+CASES = [{"input": "3\n", "output": "66\n"}, {"input": "5\n", "output": "178\n"}]
+# A stdio "solution" that computes nothing: its case process is a fork of the harness, itself a
+# fork of the worker, so it walks its own stack to the worker's loop, takes the report of the
+# check before (each case's output) and prints that case's output. In a batch of an RL group
+# (many samples of one problem in a row), it scores 1.0 whenever the check before it on its
+# slot was right. The in-process guard (on here, as in every real run) only flags it.
+COPY_PREVIOUS_ANSWERS = """import sys
+case = previous = None
+frame = sys._getframe()
+while frame is not None:
+    names = frame.f_locals
+    if case is None and "inputs" in names and "i" in names:
+        case = names["i"]
+    if isinstance(names.get("resp"), dict):
+        previous = names["resp"]
+    frame = frame.f_back
+
+
+def outputs(value):
+    if isinstance(value, dict):
+        if value.get("id") == f"case:{case}" and "output" in value:
+            yield value["output"]
+        for inner in value.values():
+            yield from outputs(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from outputs(inner)
+
+
+print(next(outputs(previous), ""), end="")
+"""
+
+
+def _stdio(backend, source: str):
+    check = build_check(Rollout(index=0, row={"completion": source, "tests": CASES}),
+                        CheckOptions(test_style="stdio", case_timeout=1.0, limits=Limits(cpu_s=4.0, memory_mb=256)))
+    return score(check, backend.run(check), RewardConfig(), 0.0)
+
+
+@OPEN
+def test_a_stdio_program_cannot_print_the_answers_of_the_check_before(slot):
+    assert _stdio(slot, WRONG).reward == 0.0
+    assert _stdio(slot, COPY_PREVIOUS_ANSWERS).reward == 0.0  # the control: the wrong answers copied
+    assert _stdio(slot, GOOD).reward == 1.0
+    out = _stdio(slot, COPY_PREVIOUS_ANSWERS + "# another row\n")
+    assert (out.status, out.reward) == ("fail", 0.0), out
