@@ -66,15 +66,21 @@ STYLES = {"asserts": ASSERTS, "humaneval": HUMANEVAL, "pytest": PYTEST}
 
 
 def _fixture_tests(source: str) -> dict[str, str]:
-    """A fixture may carry its own TESTS_ASSERTS / TESTS_PYTEST (read statically, not run)."""
+    """A fixture may carry its own TESTS_ASSERTS / TESTS_HUMANEVAL / TESTS_PYTEST (read
+    statically, not run). TESTS_HUMANEVAL is a `check(candidate)` and its call; without it the
+    humaneval style runs TESTS_ASSERTS too."""
     own = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Constant):
-            if node.targets[0].id == "TESTS_ASSERTS":
-                own["asserts"] = own["humaneval"] = node.value.value
-            elif node.targets[0].id == "TESTS_PYTEST":
-                own["pytest"] = node.value.value
-    return own
+            own[node.targets[0].id] = node.value.value
+    styles = {}
+    if "TESTS_ASSERTS" in own:
+        styles["asserts"] = styles["humaneval"] = own["TESTS_ASSERTS"]
+    if "TESTS_HUMANEVAL" in own:
+        styles["humaneval"] = own["TESTS_HUMANEVAL"]
+    if "TESTS_PYTEST" in own:
+        styles["pytest"] = own["TESTS_PYTEST"]
+    return styles
 
 
 def _rows(folder: Path) -> list[dict]:
@@ -112,9 +118,49 @@ def honest_results(grader):
     return list(zip(rows, grader.grade(rows), strict=True))
 
 
+def _preset_rows(folder: Path) -> list[dict]:
+    """The honest fixtures that are HumanEval-preset completions too: PROMPT, TEST (the dataset's
+    `check`) and ENTRY_POINT strings; the row is graded as the preset grades a dataset row."""
+    rows = []
+    for path in sorted(folder.glob("*.py")):
+        source = path.read_text()
+        own = {n.targets[0].id: n.value.value for n in ast.parse(source).body
+               if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant)}
+        if "PROMPT" in own:
+            rows.append({"task_id": path.stem, "prompt": own["PROMPT"], "test": own["TEST"],
+                         "entry_point": own["ENTRY_POINT"], "completion": source})
+    return rows
+
+
+def _grade_preset(rows: list[dict], env) -> list[tuple[str, str, str]]:
+    """(name, status, error) of each row that does not score 1 under `--preset humaneval`."""
+    opts = ScoreOptions(checks=CheckOptions(preset="humaneval", limits=Limits(cpu_s=2.0)), concurrency=2,
+                        retry_delay=0.05, env=env)
+    with Grader(opts) as g:
+        return [(r["task_id"], o.status, o.error) for r, o in zip(rows, g.grade(rows), strict=True) if o.reward != 1.0]
+
+
+def test_every_honest_humaneval_preset_completion_scores_one(numpy_env):
+    rows = _preset_rows(HONEST)
+    assert rows
+    assert not _grade_preset(rows, numpy_env)
+
+
+@pytest.mark.xfail(strict=True, reason="open (fidj): the tests take a HumanEval prompt's class from the prompt alone "
+                   "(checks/asserts.py prompt_helpers), so the tests' instances are another class's than the "
+                   "program's: isinstance in the program is False, a dataclass's __eq__ says NotImplemented; the "
+                   "openai harness has one namespace, one class")
+def test_a_prompts_class_is_one_class_for_the_tests_and_the_program(numpy_env):
+    rows = _preset_rows(HONEST / "open")
+    assert len(rows) == 1
+    assert not _grade_preset(rows, numpy_env)
+
+
 def test_corpus_is_not_empty():
     assert len(list(HACKS.glob("*.py"))) >= 50
     assert len(list(HONEST.glob("*.py"))) >= 10
+    # the honest set's own check(candidate) variants reach the humaneval style
+    assert sum(r["style"] == "humaneval" and "def check(" in r["tests"] for r in _rows(HONEST)) >= 10
 
 
 def test_every_hack_scores_zero_under_every_style(hack_results):

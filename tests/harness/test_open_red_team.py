@@ -53,6 +53,8 @@ def _own_tests(path: Path) -> dict[str, str]:
 def _cases(folder: Path) -> list[tuple[str, str]]:
     cases = []
     for path in sorted(folder.glob("*.py")):
+        if "\nPROMPT = " in path.read_text():
+            continue  # a HumanEval-preset row: test_fidelity.py grades it with the preset
         styles = _own_tests(path) or STANDARD
         cases.extend((path.stem, style) for style in styles)
     return cases
@@ -80,13 +82,16 @@ HONEST_CASES = _cases(OPEN_HONEST)
 # code that looks at its caller (warnings' stacklevel)
 FENCE_FRAME_HONEST = [case for case in HONEST_CASES if case[0] == "warning_stacklevel_names_the_tests_line"]
 HONEST_CASES = [case for case in HONEST_CASES if case not in FENCE_FRAME_HONEST]
+# fidj: the tests' namespace is a copy of the program's, taken when the program's text has run
+REBOUND_GLOBAL_HONEST = [case for case in HONEST_CASES if case[0] == "tests_read_a_global_the_program_rebinds"]
+HONEST_CASES = [case for case in HONEST_CASES if case not in REBOUND_GLOBAL_HONEST]
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
     for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (TESTS / "hacks", UNITTEST_CASES),
+                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -101,6 +106,7 @@ def graded() -> dict[tuple[str, str], object]:
 def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HONEST_UNITTEST_CASES) >= 1
     assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
+    assert len(REBOUND_GLOBAL_HONEST) == 2  # asserts, humaneval
 
 
 def _open(cases: list[tuple[str, str]], reason: str) -> list:
@@ -166,5 +172,15 @@ def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
                    "graders name the caller")
 @pytest.mark.parametrize("name,style", FENCE_FRAME_HONEST)
 def test_a_program_warning_its_caller_names_the_tests(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.reward == 1.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (fidj -> split): the tests' namespace is a copy of the program's taken "
+                   "when the program's text has run (runner.py test_namespace): a global the program rebinds later "
+                   "(`global calls; calls += 1`) keeps its old value for the tests; the openai harness runs both in "
+                   "one namespace and the tests read the current value")
+@pytest.mark.parametrize("name,style", REBOUND_GLOBAL_HONEST)
+def test_the_tests_read_a_global_the_program_rebinds(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
