@@ -246,7 +246,10 @@ def test_process_cap_holds_for_a_bounded_fork_bomb(layer, setup_path, request):
 
 
 def test_memory_hog_is_memory_limit(sandbox):
-    ex, _ = _expect(sandbox, "memory_hog", ("memory_limit",))
+    # CPU room, as the fork bomb's memory room above: on a loaded (nested) machine, faulting in
+    # and reclaiming 128 MiB against the cgroup's cap spent QUICK's 1 s of CPU before the memory
+    # cgroup struck ("CPU time limit exceeded"). The memory cap is QUICK's: it must end it.
+    ex, _ = _expect(sandbox, "memory_hog", ("memory_limit",), dataclasses.replace(QUICK, cpu_s=10.0, wall_s=30.0))
     assert ex.limit_hit == "memory"
 
 
