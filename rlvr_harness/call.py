@@ -15,6 +15,7 @@ import sys
 import types
 from typing import Any, Callable
 
+from rlvr_harness import seeding
 from rlvr_harness.stdio import RunBudget, harden_parent, run_process
 from rlvr_harness.values import NotPlain, decode, encode
 from rlvr_harness.wire import CaseOptions, CheckPayload
@@ -57,11 +58,13 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") 
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: exiting early is not passing
         report({"ev": "phase", "phase": "runtime", "msg": f"{type(exc).__name__}: {exc}"[:500]})
         return
+    program_seed = seeding.seeds(payload).program
     each = RunBudget(opts)
     for i, case in enumerate(cases):
         args = decode(list(case.args))
         kwargs = decode(dict(case.kwargs))
-        res, output, msg, raised = _attempt(_caller(factory, args, kwargs), each)
+        seed = seeding.case_seed(program_seed, i)
+        res, output, msg, raised = _attempt(_caller(factory, args, kwargs, seed), each)
         if raised and each.used + res.cpu_s < each.budget_s:
             # A case raised in the fork of the loaded program. What the program opened at import
             # may not survive a fork (a sqlite3 connection: "disk I/O error"), where the
@@ -69,7 +72,7 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") 
             # in a process that runs the program's top level afresh, for itself alone, so no
             # case sees another's state either way. Both runs are charged to the row's budget.
             each.used += res.cpu_s
-            res, output, msg, raised = _attempt(_caller(_fresh(code, fn_name), args, kwargs), each)
+            res, output, msg, raised = _attempt(_caller(_fresh(code, fn_name), args, kwargs, seed), each)
         report({"ev": "test", "id": f"case:{i}", "outcome": "passed" if res.verdict == "OK" else "error",
                 "msg": msg, "output": output})
         if each.spend(res.cpu_s, i, len(cases), report) or (res.verdict != "OK" and each.stop_on_fail):
@@ -108,8 +111,9 @@ def _fresh(code: Any, fn_name: str) -> Callable[[], Callable[..., Any]]:
     return make
 
 
-def _caller(factory: Callable[[], Callable[..., Any]], args: list, kwargs: dict) -> Callable[[], None]:
+def _caller(factory: Callable[[], Callable[..., Any]], args: list, kwargs: dict, seed: int) -> Callable[[], None]:
     def call() -> None:  # pragma: no cover - the grandchild
+        seeding.seed_here(seed)  # this fork's `random` was reseeded from the OS
         # The encoder and the result fd are bound now, before candidate code runs in this
         # process; what the candidate does to json/os afterwards only affects its own answer.
         dumps, write = json.dumps, os.write

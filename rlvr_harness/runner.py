@@ -9,7 +9,7 @@ import sys
 import traceback
 from typing import Any, Callable
 
-from rlvr_harness import provenance, strict
+from rlvr_harness import provenance, seeding, strict
 from rlvr_harness.files import TEST_MODULE, TEST_PLACEHOLDER, TESTS_FILENAME, WORKDIR_SOLUTION  # noqa: F401 - runner.X too
 from rlvr_harness.guard import Guard
 from rlvr_harness.splitting import (
@@ -80,6 +80,9 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str) -> No
     # among their closures would let the candidate vouch for its own code).
     _TAKEN.update(_PREBUILT)
     _PREBUILT.clear()
+    # Before any code of the check's: its random numbers are the row's, not the OS's (this
+    # process is a fork, and `random` reseeds itself from os.urandom in every fork).
+    seeding.start_check(payload)
     entry = ENTRY_OF.get(payload.style)  # the one list of the harness's styles (wire.py)
     if entry is None:
         report({"ev": "phase", "phase": "runtime", "msg": f"unknown test style {payload.style!r}"})

@@ -21,7 +21,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rlvr_harness import process
+from rlvr_harness import process, seeding
 from rlvr_harness.languages import COMPILE_CPU_S, LANGUAGES, java_main_class
 from rlvr_harness.limits import case_wall_s, limit_hit
 from rlvr_harness.wire import CaseOptions, CheckPayload
@@ -188,6 +188,7 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") 
     if prepared is None:
         return
     target, info = prepared
+    program_seed = seeding.seeds(payload).program
     each = RunBudget(opts)
     inputs = opts.inputs
     for i, text in enumerate(inputs):
@@ -195,7 +196,7 @@ def run(payload: CheckPayload, report: Report, workdir: str, testdir: str = "") 
         with open(path, "w", encoding="utf-8", errors="surrogateescape") as fh:
             fh.write(text)
         os.chmod(path, 0o444)
-        runner: Any = target if isinstance(target, list) else _python_main(target)
+        runner: Any = target if isinstance(target, list) else _python_main(target, seeding.case_seed(program_seed, i))
         limit = each.case_cpu()
         res = run_process(
             runner, path, limit, each.case_wall(), each.output_cap,
@@ -285,8 +286,9 @@ class RunBudget:
         return False
 
 
-def _python_main(code: Any) -> Callable[[], None]:
+def _python_main(code: Any, seed: int) -> Callable[[], None]:
     def main() -> None:  # pragma: no cover - the grandchild
+        seeding.seed_here(seed)  # this fork's `random` was reseeded from the OS
         import atexit
         import builtins
         import io

@@ -977,6 +977,14 @@ def preload(modules: tuple[str, ...] | list[str], needs: tuple[str, ...] | list[
                 return done, (f"preloading {name!r} left {threads - 1} thread(s) running besides the seed's own; a process "
                               "with threads cannot fork workers safely (thread pools are pinned to 1 thread by "
                               "OMP_NUM_THREADS and the like; this one is not)")
+        if "numpy" in sys.modules and "numpy.random" not in sys.modules:
+            # numpy 2 imports numpy.random at its first use: in a check, that made its legacy
+            # global generator from the OS's entropy, after the check was seeded
+            # (rlvr_harness/seeding.py); loaded here, each check seeds it.
+            try:
+                importlib.import_module("numpy.random")
+            except BaseException:  # noqa: BLE001 - a check using it fails the same way itself
+                pass
     finally:
         for n in blocked:
             if sys.modules.get(n, 0) is None:

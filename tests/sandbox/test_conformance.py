@@ -208,6 +208,31 @@ def test_the_harness_defences_in_c_hold_in_every_backend(harness):
     assert (out.status, out.reward) == ("fail", 0.0), out
 
 
+# A row's random numbers are its own (rlvr_harness/seeding.py): a case's draws come from the seed
+# derived from the row's tests and program, the same in every backend; a set of strings iterates
+# as under PYTHONHASHSEED=0; the tests' draws (coin flips here) give the same verdicts every run.
+DRAWS = "import random\nprint(random.getrandbits(64), set('the quick brown fox jumps over the lazy dog'.split()))\n"
+FLIPS = "import random\n" + "assert random.random() < 0.5\n" * 16
+
+
+def test_random_draws_are_the_rows_own_in_every_backend(harness):
+    import random
+    import subprocess
+    import sys
+
+    from rlvr_harness import seeding
+
+    check = build_check(Rollout(index=0, row={"completion": DRAWS, "tests": [{"input": "", "output": ""}]}),
+                        CheckOptions(limits=LIMITS))
+    ex = harness.backend.run(check)
+    draw = random.Random(seeding.case_seed(seeding.seeds(check.payload()).program, 0)).getrandbits(64)
+    words = subprocess.run([sys.executable, "-c", DRAWS.split("\n")[1].replace("random.getrandbits(64), ", "")],
+                           env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True, check=True).stdout
+    assert [r.output for r in ex.records] == [f"{draw} {words}"], ex
+    runs = [[(r.id, r.outcome) for r in run_check(harness, "", FLIPS).records] for _ in range(2)]
+    assert runs[0] == runs[1] and len(runs[0]) == 16, runs
+
+
 def test_fail(harness):
     out = grade(harness, "def add(a, b):\n    return a - b\n", "assert add(1, 2) == 3\n")
     assert (out.status, out.reward) == ("fail", 0.0)

@@ -1,0 +1,112 @@
+"""A check's random numbers: a pure function of (completion, tests), the same on any machine.
+
+Without this, a check's `random` is the OS's: CPython reseeds the `random` module from
+os.urandom in every forked child (os.register_at_fork), and every check and every case is a
+fork. numpy's legacy global generator (`numpy.random.seed` and the functions on it) is not
+reseeded at a fork: a check inherits whatever the worker's was, which differs per worker and
+per run. So a test that counts collisions of `random.randint` draws (ClassEval_58) passed its
+correct reference on some runs and not on others.
+
+Each process that runs a check's code is seeded at its start, after its fork, from a digest of
+the check's tests and completion:
+- the check's own process (`start_check`, from runner.run: every style, every backend) from the
+  tests' stream;
+- a process that runs only the candidate's code (a stdio or call case: `case_seed`; the
+  program's own process of a split asserts check: `start_program`) from the program's stream,
+  a case's mixed with its index.
+Both streams come from the digest of the tests (the style, language, set-up code, tests text
+and the case inputs: what the sandbox receives of the dataset's side) and of the program, so a
+program cannot compute either seed from its own text, and two rows with the same program and
+other tests draw other numbers. The program's stream is a one-way function of the digests: it
+does not tell the tests' seed. Nothing of the machine, the slot, the worker or the order of
+rows enters.
+
+Not seeded, and staying random: `random.SystemRandom`, os.urandom, /dev/urandom, `secrets`,
+numpy's `default_rng()` without a seed, instances of `random.Random()` made without a seed, and
+anything a native program draws. Hash randomisation is off in every check (PYTHONHASHSEED=0,
+set where each backend starts its worker's interpreter), so a set of strings iterates in one
+order everywhere (docs/fidelity.md "Determinism")."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from dataclasses import dataclass
+
+from rlvr_harness.wire import CaseOptions, CheckPayload
+
+# Changing it changes every seed (and with it rewards that depend on random draws).
+VERSION = b"rlvr-grade seed 1\0"
+_NUMPY_SEEDS = 1 << 32  # numpy's legacy seed() takes 0 .. 2**32 - 1
+
+
+@dataclass(frozen=True)
+class Seeds:
+    """The two seeds of one check: `tests` for the check's own process, `program` for a
+    process running only the candidate's code."""
+
+    tests: int
+    program: int
+
+
+def _text(h: object, text: str) -> None:
+    data = text.encode("utf-8", "surrogatepass")
+    h.update(len(data).to_bytes(8, "big"))  # type: ignore[attr-defined]
+    h.update(data)  # type: ignore[attr-defined]
+
+
+def tests_digest(payload: CheckPayload) -> bytes:
+    """The digest of what the check runs the program against: style, language, set-up code,
+    tests text and, for stdio/call checks, the cases' inputs (never the run limits)."""
+    h = hashlib.sha256(VERSION)
+    for part in (payload.style, payload.language, payload.setup, payload.tests):
+        _text(h, part)
+    opts = payload.options
+    if isinstance(opts, CaseOptions):
+        _text(h, json.dumps([list(opts.inputs), [c.to_wire() for c in opts.calls], opts.fn_name],
+                            sort_keys=True, separators=(",", ":")))
+    return h.digest()
+
+
+def seeds(payload: CheckPayload) -> Seeds:
+    """The check's seeds (module docstring)."""
+    tests = tests_digest(payload)
+    h = hashlib.sha256(VERSION)
+    _text(h, payload.program)
+    program = h.digest()
+    return Seeds(_derive(b"tests", tests, program), _derive(b"program", tests, program))
+
+
+def _derive(stream: bytes, *parts: bytes) -> int:
+    h = hashlib.sha256(VERSION + stream)
+    for p in parts:
+        h.update(p)
+    return int.from_bytes(h.digest()[:8], "big")
+
+
+def case_seed(program_seed: int, index: int) -> int:
+    """The seed of a stdio or call case's process: the program's stream, mixed with the case's
+    index (each case draws its own numbers, the same on every run)."""
+    return _derive(b"case", program_seed.to_bytes(8, "big"), index.to_bytes(8, "big"))
+
+
+def seed_here(seed: int) -> None:
+    """Seed this process's `random` and, where numpy is loaded, numpy's legacy global
+    generator. Call it at the start of a process, before any candidate code runs in it."""
+    random.seed(seed)
+    np_random = sys.modules.get("numpy.random")
+    if np_random is not None:
+        np_random.seed(seed % _NUMPY_SEEDS)
+
+
+def start_check(payload: CheckPayload) -> None:
+    """Seed the check's own process from the tests' stream (runner.run, every style)."""
+    seed_here(seeds(payload).tests)
+
+
+def start_program(payload: CheckPayload) -> None:
+    """Seed a process that runs only the candidate's program (not its cases) from the
+    program's stream: call it right after that process's fork, before the program runs."""
+    seed_here(seeds(payload).program)
