@@ -253,6 +253,7 @@ class Zygote:
             self._scratch = tempfile.mkdtemp(prefix="rlvr-")
         if self.pidns_fd is not None:
             linux.unshare(linux.CLONE_NEWPID)
+        renote_modules()
         t0 = time.monotonic()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - runs in the child
@@ -561,17 +562,50 @@ def run_candidate(payload: CheckPayload, nonce: str, chan: int, workdir: str, te
 # (every name in sys.modules, the grader's among them) when the worker was ready (note_modules):
 # a check's child finds the grader's modules from it instead of walking sys.modules, which
 # increfed its ~350-600 names, each on a page the child then copied (~190 faults a check).
-_MODULES_NOTED: list[tuple[frozenset[str], tuple[str, ...]]] = []
+# Also sys.modules' version tag then (None without harness/_dictver), sys.meta_path's finders
+# and those of them a check keeps: where neither moved since, the child pops the noted names
+# and assigns the kept finders without looking further (new_modules and a hasattr on every
+# finder cost a check's child ~0.2 ms and ~30 copied pages).
+_MODULES_NOTED: list[tuple[frozenset[str], tuple[str, ...], Any, tuple[Any, ...], list[Any]]] = []
 
 
 def _graders(names: Any) -> list[str]:
     return [n for n in names if type(n) is str and (n == "rlvr_grade" or n.startswith("rlvr_grade."))]
 
 
+def _modules_tag() -> Any:
+    from rlvr_harness.runner import _DICTVER
+
+    return _DICTVER.tags((sys.modules,)) if _DICTVER is not None else None
+
+
 def note_modules() -> None:
     """In the worker, before its first check: the names forget_grader starts from."""
     names = frozenset(sys.modules)
-    _MODULES_NOTED[:] = [(names, tuple(_graders(names)))]
+    finders = tuple(sys.meta_path)
+    # The seed's finder of the two packages (local.boot_code) names their host folders.
+    keep = [f for f in finders if not hasattr(f, "host_of")]
+    _MODULES_NOTED[:] = [(names, tuple(_graders(names)), _modules_tag(), finders, keep)]
+
+
+def renote_modules() -> None:
+    """In the worker, before each fork: note again where sys.modules or sys.meta_path moved
+    since the last note (a module the worker imported between checks), so that its checks'
+    children keep the short way (forget_grader)."""
+    if not _MODULES_NOTED:
+        return
+    _names, _noted, tag, finders, _keep = _MODULES_NOTED[0]
+    if tag is None or tag != _modules_tag() or _finders_moved(finders):
+        note_modules()
+
+
+def _finders_moved(finders: tuple[Any, ...]) -> bool:
+    """Whether sys.meta_path holds other finders than `finders` (identity, in C: no finder is
+    increfed, no page of theirs copied), True without harness/_dictver."""
+    from rlvr_harness.runner import _DICTVER
+
+    meta_path = sys.meta_path
+    return _DICTVER is None or type(meta_path) is not list or _DICTVER.held(((meta_path, finders),), ()) != ([], [])
 
 
 def forget_grader() -> None:  # pragma: no cover - runs in the check's child
@@ -580,19 +614,22 @@ def forget_grader() -> None:  # pragma: no cover - runs in the check's child
     not on sys.path, so `import rlvr_grade` is a ModuleNotFoundError; the harness's snapshot of
     sys.modules leaves it out (rlvr_harness.runner.snapshot_common), so no restore puts it back.
     What runs on in this process holds its modules through its own globals. The grader's names
-    are the worker's (note_modules) and those imported since (runner.new_modules)."""
+    are the worker's (note_modules) and those imported since (runner.new_modules); where
+    sys.modules' tag is the noted one, nothing was imported since."""
     from rlvr_harness.runner import new_modules
 
     mods = sys.modules
     if _MODULES_NOTED:
-        known, noted = _MODULES_NOTED[0]
-        names = [*noted, *_graders(new_modules(known))]
+        known, noted, tag, finders, keep = _MODULES_NOTED[0]
+        names = noted if tag is not None and tag == _modules_tag() else [*noted, *_graders(new_modules(known))]
     else:
-        names = _graders(list(mods))
+        names, finders, keep = _graders(list(mods)), None, None
     for name in names:
         mods.pop(name, None)
-    # The seed's finder of the two packages (local.boot_code) names their host folders.
-    sys.meta_path[:] = [f for f in sys.meta_path if not hasattr(f, "host_of")]
+    if finders is not None and not _finders_moved(finders):
+        sys.meta_path[:] = keep
+    else:  # the seed's finder of the two packages (local.boot_code) names their host folders
+        sys.meta_path[:] = [f for f in sys.meta_path if not hasattr(f, "host_of")]
 
 
 def child_descriptors(res_w: int, out_w: int, err_w: int, setup_w: int, chan: int,

@@ -562,13 +562,45 @@ def test_the_cgroup_files_read_around_every_check_are_held_open_and_read_fresh_e
 
 
 _FORGET_CHECK = r'''
-import sys
+import os, sys
 from rlvr_grade.sandbox import zygote
 
+
+class SeedFinder:  # stands for the seed's finder of the two packages (local.boot_code)
+    host_of = staticmethod(lambda path: path)
+    find_spec = staticmethod(lambda *a: None)
+
+
+def child(after_note=lambda: None):
+    """forget_grader in a forked child, as a check's child runs it: what is left of the grader."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        after_note()
+        zygote.forget_grader()
+        left = [n for n in sys.modules if n == "rlvr_grade" or n.startswith("rlvr_grade.")]
+        finders = [f for f in sys.meta_path if hasattr(f, "host_of")]
+        os.write(w, repr((left, len(finders))).encode())
+        os._exit(0)
+    os.close(w)
+    out = os.read(r, 1 << 16).decode()
+    os.waitpid(pid, 0)
+    return out
+
+
+sys.meta_path.insert(0, SeedFinder)
 zygote.note_modules()  # the worker, before its first check
 assert zygote._MODULES_NOTED, "the worker noted no names for its checks to start from"
-import rlvr_grade.summary  # a grader module imported after the worker noted its names
-zygote.forget_grader()  # a check's child
+assert child() == "([], 0)", child()  # nothing imported since: the noted names and finders
+assert child(lambda: __import__("rlvr_grade.summary")) == "([], 0)"  # imported in the child before it forgets
+sys.meta_path.insert(1, type("Other", (SeedFinder,), {}))  # a finder added after the note
+assert child() == "([], 0)", child()
+import rlvr_grade.reports  # a grader module imported after the worker noted its names
+assert child() == "([], 0)", child()
+zygote.renote_modules()  # the worker, before its next fork
+assert "rlvr_grade.reports" in zygote._MODULES_NOTED[0][1]
+assert child() == "([], 0)", child()
+zygote.forget_grader()  # in this process, without a fork
 left = [n for n in sys.modules if n == "rlvr_grade" or n.startswith("rlvr_grade.")]
 assert left == [], left
 print("ok")
@@ -578,6 +610,9 @@ print("ok")
 def test_a_check_forgets_the_graders_modules_from_the_workers_names_and_those_imported_since():
     """A check's child takes the grader's package out of sys.modules (issue 18) from the names
     the worker noted before its first check, plus any imported since (found by name in C):
-    walking sys.modules in every child increfed all its names (~190 copied pages a check)."""
+    walking sys.modules in every child increfed all its names (~190 copied pages a check).
+    Where nothing moved since the worker's last note (it notes again before each fork), the
+    child takes the noted names and finders as they are; a module imported or a finder added
+    since is still found."""
     out = subprocess.run([sys.executable, "-c", _FORGET_CHECK], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
