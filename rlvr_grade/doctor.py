@@ -3,7 +3,7 @@ missing one is missing. Nothing is inferred from the configuration alone: a prob
 in the real local sandbox and reports what it can see and do from the inside (namespace
 inodes, /proc/self/status, its rlimits, a connect to a server the doctor starts on the host's
 loopback, writes to the root, reads of a planted secret); host facts (euid, kernel, cgroup
-controllers, user namespaces, libseccomp) only explain the *why*."""
+controllers, user namespaces, the architecture's syscall table) only explain the *why*."""
 
 from __future__ import annotations
 
@@ -171,10 +171,10 @@ def _host_facts() -> dict[str, Any]:
     try:
         from rlvr_grade.sandbox import seccomp
 
-        seccomp._lib()
-        facts["libseccomp"] = "found"
+        seccomp.arch_of()
+        facts["seccomp_arch"] = f"syscall table for {platform.machine()}"
     except OSError as exc:
-        facts["libseccomp"] = str(exc)
+        facts["seccomp_arch"] = str(exc)
     if shutil.which("runsc") is not None and os.geteuid() == 0:
         from rlvr_grade.sandbox.gvisor import limits_here
 

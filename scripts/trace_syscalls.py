@@ -92,7 +92,7 @@ def parse(out_dir: str) -> dict:
         on = after
         for ln in lines[pid]:
             if not on:
-                # The filter loaded (libseccomp's probes in the seed fail with EFAULT: not those).
+                # The filter loaded (the seed's probes fail with EFAULT: not those).
                 if ("PR_SET_SECCOMP, SECCOMP_MODE_FILTER" in ln or ln.startswith("seccomp(SECCOMP_SET_MODE_FILTER")) \
                         and ln.rstrip().endswith("= 0"):
                     on = True

@@ -43,7 +43,7 @@ Group rules are decided over all of a group's rows, then row rules pick rows wit
 
 DOCTOR_HELP = """Run a probe check in the local sandbox; report each protection as active or not, and why.
 
-Why a protection can be off: not root, no user namespaces, no cgroup controller, an old kernel, no libseccomp.
+Why a protection can be off: not root, no user namespaces, no cgroup controller, an old kernel, an architecture without a syscall table (seccomp: x86_64 and aarch64).
 
 Exit codes: 0 the probe ran; 1 with --require-full and a protection is off; 3 the sandbox could not start at all."""
 

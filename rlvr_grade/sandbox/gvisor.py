@@ -488,7 +488,7 @@ class GvisorBackend(RemoteBackend):
             "network": "none (--network=none)",
             "filesystem": "allowlisted root (the local backend's), read-only; fresh tmpfs /tmp; gVisor's own /dev and /proc; no /sys",
             "inside": "rlimits (RLIMIT_AS memory), dropped uid, own CPU/wall timers, "
-                      + ("the local backend's seccomp allowlist" if self.seccomp_filter() else "no seccomp filter (libseccomp missing)"),
+                      + ("the local backend's seccomp allowlist" if self.seccomp_filter() else "no seccomp filter (no syscall table for this architecture)"),
             "limits": self.limits_summary(),
         }
 

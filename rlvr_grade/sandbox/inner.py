@@ -225,7 +225,7 @@ def _announce(req: CheckRequest) -> None:
 
 
 def _use_shipped_filter(zygote: Zygote, req: CheckRequest) -> None:
-    """Where this runner compiled no filter of its own (no libseccomp here, or light mode): the
+    """Where this runner compiled no filter of its own (light mode): the
     grader's (req.seccomp, seccomp.Filter.portable), when made for this architecture, with
     the result channel where that program keeps it."""
     if zygote.filter is not None or not req.seccomp:

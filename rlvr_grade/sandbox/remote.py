@@ -84,7 +84,7 @@ class RemoteBackend(Backend):
     def seccomp_filter(self) -> dict[str, Any] | None:
         """The local backend's syscall allowlist, with the result channel's guard, compiled
         here once for the runner to load before candidate code (gVisor and Beam's runtimes
-        implement seccomp for what runs in them); None without libseccomp on this machine."""
+        implement seccomp for what runs in them); None on an architecture without a syscall table."""
         with self._filter_lock:
             if self._filter is False:
                 from rlvr_grade.sandbox import seccomp

@@ -151,7 +151,7 @@ class Zygote:
             from rlvr_grade.sandbox import seccomp
 
             try:
-                self.filter = seccomp.compile_filter_apart(self.chan)  # once: loading it per check is ~0.2 ms
+                self.filter = seccomp.compile_filter(self.chan)  # once: loading it per check is ~0.2 ms
                 self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
                                             "clone, prctl, ioctl, fcntl, socket, mknod, mmap, open, preadv2, fadvise64); everything else refused; "
                                             "the result channel cannot be replaced or closed")
@@ -1090,6 +1090,12 @@ def seed_main(ctl_fd: int, warm: str = "lean", modules: tuple[str, ...] = (), la
         root.python_root()  # once here, inherited by every worker this seed forks
     except OSError:
         pass  # a worker that needs it raises the error itself
+    try:
+        from rlvr_grade.sandbox import seccomp
+
+        seccomp.compile_filter()  # the policy's program once here: a worker only puts its channel's guard in front
+    except OSError:
+        pass  # a worker raises it itself
     gc.collect()
     gc.freeze()  # the workers' own collections then never walk (and copy) the seed's heap
     # The seed reaps its workers (the grader watches them through pidfds), so their CPU time

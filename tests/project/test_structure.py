@@ -442,7 +442,6 @@ GRADER_PROCESSES = {
     # check's uid make a user namespace", "may this process", zygote's preload trial "which
     # raw-memory module does this library need"): a question that cannot be undone
     ("rlvr_grade/sandbox/linux.py", "probe", "os.fork"): "a probe in a throwaway child",
-    ("rlvr_grade/sandbox/seccomp.py", "compile_filter_apart", "os.fork"): "compiles the filter away from ctypes",
     ("rlvr_grade/sandbox/zygote.py", "become_userns_init", "os.fork"): "the unprivileged worker's pid-namespace init",
     ("rlvr_grade/sandbox/zygote.py", "seed_main", "os.fork"): "a seed forks a warm worker",
     ("rlvr_grade/sandbox/local.py", "_Seed._start.popen", "subprocess.Popen"): "starts a seed interpreter",
