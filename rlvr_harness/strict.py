@@ -1963,6 +1963,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     copying = frozenset((("replace", "dataclasses.py"), ("asdict", "dataclasses.py"), ("astuple", "dataclasses.py"),
                          ("fields", "dataclasses.py"), ("copy", "copy.py"), ("deepcopy", "copy.py")))
     mock_asserts = frozenset(("assert_called_with", "assert_called_once_with", "assert_any_call", "assert_has_calls"))
+    # unittest.mock's patchers store the replacement they are given (`patch("builtins.open",
+    # mock_open(read_data=...))`: a mock, whose class mock makes per instance, beside the
+    # target's name) and compare nothing
+    placing = frozenset((("patch", "mock.py"), ("_patch_object", "mock.py"), ("_patch_multiple", "mock.py")))
+    not_comparing = copying | placing
 
     def is_mock(x: Any) -> bool:
         """x is a unittest.mock object (its module's class as the tests imported it)."""
@@ -2274,8 +2279,8 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             fn = f
         if t is function_type and code_category(getters["__code__"](fn)) != LIBRARY:
             return fence(f, *args, **kwargs)  # the tests' own or the candidate's
-        if t is function_type and (getters["__code__"](fn).co_name, getters["__code__"](fn).co_filename.rpartition("/")[2]) in copying:
-            return f(*args, **kwargs)  # builds a copy: compares nothing (dataclasses.replace)
+        if t is function_type and (getters["__code__"](fn).co_name, getters["__code__"](fn).co_filename.rpartition("/")[2]) in not_comparing:
+            return f(*args, **kwargs)  # builds a copy or places a value: compares nothing (dataclasses.replace, mock.patch)
         if t is _type or (t is builtin_type and _type(builtin_self(f)) is module_type and module_name(builtin_self(f)) == "builtins"):
             return fence(f, *args, **kwargs)
         # A bound builtin method compares its owner's content with the arguments
