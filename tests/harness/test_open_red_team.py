@@ -130,23 +130,19 @@ def test_program_code_without_a_frame_scores_zero(graded, name, style):
 
 
 
-@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): state no restorer holds decides the tests' expected "
-                   "values: the random module's generator reseeded in every call (the tests' random inputs), "
-                   "libc's time zone set by time.tzset() (the tests' time.localtime()), re's pattern cache and "
-                   "ZoneInfo's, encodings' and _strptime's caches holding the program's entries under the "
-                   "tests' keys")
-@pytest.mark.parametrize("name,style", UNHELD_CASES)
+@pytest.mark.parametrize("name,style", [
+    *_open(UNHELD_CASES, "open (rtz -> s15g): state no restorer holds decides the tests' expected "
+                         "values: the random module's generator reseeded in every call (the tests' random inputs), "
+                         "libc's time zone set by time.tzset() (the tests' time.localtime()), re's pattern cache and "
+                         "ZoneInfo's, encodings' and _strptime's caches holding the program's entries under the "
+                         "tests' keys"),
+    *_open(LIAR_KEY_CASES, "open (rtz -> s15g): a liar key answers a library's C dict lookup: "
+                           "a str subclass of the program's, hash of '<i' and __eq__ always True, cached by struct with "
+                           "'<q''s layout; the tests' struct.calcsize('<i') finds it"),
+])
 def test_state_the_restorer_does_not_hold_cannot_decide_the_tests(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open (rtz -> s15g): a liar key answers a library's C dict lookup: "
-                   "a str subclass of the program's, hash of '<i' and __eq__ always True, cached by struct with "
-                   "'<q''s layout; the tests' struct.calcsize('<i') finds it")
-@pytest.mark.parametrize("name,style", LIAR_KEY_CASES)
-def test_a_liar_key_in_a_library_cache_scores_zero(graded, name, style):
+    """State a library keeps that the restorer does not hold (a generator's seed, libc's time
+    zone, a stdlib cache, a C cache keyed by a liar key) decides the tests: open, xfail(strict)."""
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
