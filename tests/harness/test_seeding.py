@@ -4,7 +4,10 @@ The sandbox runs that use them are tests/sandbox/test_determinism.py and the con
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
+
+import pytest
 
 from rlvr_harness import seeding
 from rlvr_harness.wire import CallCase, CaseOptions, CheckPayload
@@ -72,3 +75,23 @@ def test_numpys_global_generator_is_seeded_where_numpy_is_loaded():
         assert np.random.random_sample() == want
     finally:
         np.random.set_state(saved)
+
+
+def test_the_seeds_stay_what_they_were_computed_by_cpythons_own_sha256_where_it_is_built():
+    """The seeds are SHA-256 digests (pinned: a rerun of a row draws what it drew before),
+    computed by CPython's builtin module where the interpreter has one, not by hashlib's
+    OpenSSL: OpenSSL's first digest in every check's child set up its provider caches there
+    (~0.15 ms and ~30 copied pages a check)."""
+    assert seeding.seeds(ASSERTS) == seeding.Seeds(8022766071036250128, 2852992707422417436)
+    assert seeding.seeds(STDIO) == seeding.Seeds(10220389795457712873, 14672719135895825216)
+    assert seeding.case_seed(seeding.seeds(STDIO).program, 1) == 13795759044284578973
+    builtin = None
+    for name in ("_sha2", "_sha256"):
+        try:
+            builtin = importlib.import_module(name).sha256
+            break
+        except ImportError:
+            continue
+    if builtin is None:
+        pytest.skip("this interpreter has no builtin SHA-256 module")
+    assert seeding._sha256 is builtin
