@@ -1,16 +1,16 @@
-"""The seccomp filter every check runs under: an allowlist, compiled once per worker, loaded
-per check.
+"""The seccomp filter every check runs under: an allowlist, assembled here (no library) once
+per seed, loaded per check."""
 
-What a check may call is what CPython, pytest, the stdlib's ordinary uses and the supported
-toolchains (gcc/g++ and the programs they build, javac/java, node) were seen to call after the
-filter is loaded: scripts/trace_syscalls.py runs real workloads (HumanEval, MBPP, pytest-style,
-stdio in every language, tests/sandbox/test_seccomp.py's ordinary programs, the honest hacks) under
-strace and lists every call and argument. The groups below are that list, with close relatives
-the stdlib reaches by name (os.readv beside read, the *at forms of file calls). Everything else
-fails with ENOSYS (a program probing a newer interface falls back: glibc retries clone3 as
-clone), and where a call is needed but not all its uses are, the arguments decide (rules(),
-whose comments say why for each)."""
-
+# What a check may call is what CPython, pytest, the stdlib's ordinary uses and the supported
+# toolchains (gcc/g++ and the programs they build, javac/java, node) were seen to call after the
+# filter is loaded: scripts/trace_syscalls.py runs real workloads (HumanEval, MBPP, pytest-style,
+# stdio in every language, tests/sandbox/test_seccomp.py's ordinary programs, the honest hacks) under
+# strace and lists every call and argument. The groups below are that list, with close relatives
+# the stdlib reaches by name (os.readv beside read, the *at forms of file calls). Everything else
+# fails with ENOSYS (a program probing a newer interface falls back: glibc retries clone3 as
+# clone), and where a call is needed but not all its uses are, the arguments decide (rules(),
+# whose comments say why for each).
+#
 # Not listed, so refused: ptrace, process_vm_readv/writev, kcmp, pidfd_getfd (reading or writing
 # another process's memory), io_setup/io_submit and io_uring (host AIO pools), inotify,
 # fanotify (notifications), add_key/keyctl/request_key (kernel keyrings), mincore (page-cache
