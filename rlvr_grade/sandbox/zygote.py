@@ -892,15 +892,21 @@ def main(in_fd: int, out_fd: int) -> None:
     gc.collect()
     gc.freeze()  # children then share the parent's heap pages instead of copying on GC
     protocol.send(out_fd, {"ready": True, "features": {**zygote.features, **_SEED_FEATURES}})
-    while True:
-        req = protocol.recv(in_fd)
-        if req is None:
-            return
-        try:
-            resp = zygote.execute(req)
-        except BaseException as exc:  # noqa: BLE001 - the grader turns this into sandbox_error
-            resp = {"sandbox_error": f"{type(exc).__name__}: {exc}"}
-        protocol.send(out_fd, resp)
+    while serve_one(zygote, in_fd, out_fd):
+        pass
+
+
+def serve_one(zygote: Zygote, in_fd: int, out_fd: int) -> bool:
+    """One request and its report, dead with this frame before the next fork (issue 16, rtk)."""
+    req = protocol.recv(in_fd)
+    if req is None:
+        return False
+    try:
+        resp = zygote.execute(req)
+    except BaseException as exc:  # noqa: BLE001 - the grader turns this into sandbox_error
+        resp = {"sandbox_error": f"{type(exc).__name__}: {exc}"}
+    protocol.send(out_fd, resp)
+    return True
 
 
 def thread_count() -> int:

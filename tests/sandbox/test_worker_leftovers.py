@@ -1,13 +1,15 @@
 """What a check inherits from its slot's worker (red team rtk, issue 16): a check is a fork of
-the worker, taken inside the worker's request loop, so it starts with the worker's whole
-address space: the frames of that loop, where the report the worker sent for the *previous*
-check of the slot is still bound, and memory the worker freed but never cleared. "Nothing
-passes between consecutive checks of a slot" (docs/sandbox.md) must hold for that memory too.
+the worker, so it starts with the worker's whole address space. Forked inside the worker's
+request loop, it found there the report the worker sent for the *previous* check of the slot
+(still bound in the loop's frame), memory the worker freed but never cleared, and a size that
+grew with the previous check's output. "Nothing passes between consecutive checks of a slot"
+(docs/sandbox.md) must hold for that memory too: the worker serves each request in a frame of
+its own (zygote.serve_one), gone before the next check is forked.
 
 Each test runs two or three checks in a row on one slot (--concurrency 1) of the real local
-sandbox, the first printing a marker or a lot, the last looking for it. Strict xfail where the
-message crosses today; the fixtures are in tests/adversarial/ (their markers are placeholders
-nothing else prints, so test_both_set_up_paths_give_the_same_verdicts scores them 0)."""
+sandbox, the first printing a marker or a lot, the last looking for it, through both set-up
+paths and the user-namespace mode. The fixtures are in tests/adversarial/ (their markers are
+placeholders nothing else prints, so test_both_set_up_paths_give_the_same_verdicts scores them 0)."""
 
 from __future__ import annotations
 
@@ -24,15 +26,25 @@ from tests.sandbox.test_adversarial import make_check, program
 
 pytestmark = requires_root
 LIMITS = Limits(cpu_s=2.0, wall_s=8.0, memory_mb=256, processes=32, output_bytes=2 << 20, file_bytes=4 << 20, disk_mb=16)
-OPEN = pytest.mark.xfail(strict=True, reason="a check is forked inside the worker's request loop: the previous "
-                                             "check's report and freed buffers come with it (issue 16, open; rtk)")
 
 
-@pytest.fixture(scope="module")
-def slot():
+@pytest.fixture(scope="module", params=["c", "python", "userns"])
+def slot(request):
+    """One slot of the local sandbox, its checks set up in C (sandbox/_child.c), in Python, or
+    under a user namespace (an unprivileged grader's mode, always Python)."""
+    from rlvr_grade.sandbox import linux
     from rlvr_grade.sandbox.local import LocalBackend
+    from rlvr_grade.sandbox.zygote import _c_setup
 
-    backend = LocalBackend(concurrency=1, seccomp=True)
+    if request.param == "c" and _c_setup() is None:
+        pytest.skip("sandbox/_child.c is not built here (no compiler at install): the Python path is tested")
+    options = {"c_setup": request.param == "c"}
+    if request.param == "userns":
+        ok, why = linux.user_namespaces_allowed()
+        if not ok:
+            pytest.skip(f"no user namespaces here: {why}")
+        options = {"mode": "userns"}
+    backend = LocalBackend(concurrency=1, seccomp=True, **options)
     backend.start()
     yield backend
     backend.close()
@@ -56,7 +68,6 @@ def test_a_checks_sender_prints_its_marker(slot):
     assert out.reward == 1.0 and m["LEFT_HEAD"] + m["LEFT_TAIL"] in ex.stdout, (out, ex.stdout[-300:])
 
 
-@OPEN
 def test_the_previous_checks_report_is_not_in_a_checks_frames(slot):
     m = _marker()
     _run(slot, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
@@ -65,17 +76,30 @@ def test_the_previous_checks_report_is_not_in_a_checks_frames(slot):
     assert (out.status, out.reward) == ("fail", 0.0), out
 
 
-@OPEN
-def test_the_previous_checks_output_is_not_in_a_checks_memory(slot):
-    """The same through raw memory: the report bound in the worker's frame and the buffers the
-    worker read and encoded it in (freed, never cleared). Dropping the frame's reference alone
-    would not close it: in a probe here, the marker of the check *two* back was still found
-    when the check between printed something (allocator-dependent, so not asserted)."""
+def _scan_after(backend, between: list[str]):
     m = _marker()
-    _run(slot, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
-    ex, out = _run(slot, program("previous_output_in_the_workers_heap", **m), "assert escaped()\n")
+    _run(backend, f"print({m['LEFT_HEAD']!r} + {m['LEFT_TAIL']!r})\ndef escaped():\n    return False\n")
+    for source in between:
+        _run(backend, source)
+    return _run(backend, program("previous_output_in_the_workers_heap", **m), "assert escaped()\n")
+
+
+def test_the_previous_checks_output_is_not_in_a_checks_memory(slot):
+    """The same through raw memory (the in-process guard off): the report bound in the worker's
+    frame, and the buffers the worker read and encoded it in."""
+    ex, out = _scan_after(slot, [])
     assert "copies in memory: 0" in ex.stdout, ex.stdout[-500:]
     assert (out.status, out.reward) == ("fail", 0.0), out
+
+
+@pytest.mark.xfail(strict=False, reason="the worker still reads each check's output into memory it frees without "
+                                        "clearing: found here in some runs (C path, 4 of 6), allocator-dependent "
+                                        "(issue 16: the rule by construction is open, docs/sandbox.md)")
+def test_an_older_checks_output_is_not_in_a_checks_memory(slot):
+    """Two checks back, the check between printing something: no report of the worker holds the
+    marker any more, only memory it freed without clearing (red team rtk)."""
+    ex, _ = _scan_after(slot, ["print('x' * 4000)\ndef escaped():\n    return False\n"])
+    assert "copies in memory: 0" in ex.stdout, ex.stdout[-500:]
 
 
 def _footprint(ex) -> tuple[int, ...]:
@@ -83,7 +107,6 @@ def _footprint(ex) -> tuple[int, ...]:
     return tuple(int(v) for v in line.split()[1:])
 
 
-@OPEN
 def test_a_checks_size_does_not_say_how_much_the_check_before_printed(slot):
     """A bit (or a number) between consecutive checks through what a check reads of its own
     size, with the in-process guard on: after a quiet check and after one that printed 800 KiB
@@ -144,7 +167,6 @@ def _stdio(backend, source: str):
     return score(check, backend.run(check), RewardConfig(), 0.0)
 
 
-@OPEN
 def test_a_stdio_program_cannot_print_the_answers_of_the_check_before(slot):
     assert _stdio(slot, WRONG).reward == 0.0
     assert _stdio(slot, COPY_PREVIOUS_ANSWERS).reward == 0.0  # the control: the wrong answers copied
