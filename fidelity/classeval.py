@@ -108,6 +108,19 @@ def classes_with_tests(test_source: str, names: list[str]) -> list[str]:
     return keep
 
 
+def reference_seed(row: dict) -> int:
+    """The seed of `random` rlvr-grade's check of `row` starts from (its tests' stream,
+    rlvr_harness/seeding.py), for the reference's run of the same program and tests: both then
+    draw the same numbers (pytest and unittest run a task's classes in file order and their
+    methods by name). A row whose verdict depends on its draws is then compared on equal terms,
+    and agrees only if both graders judge those draws alike."""
+    from rlvr_grade.checks import CheckOptions, build_check
+    from rlvr_grade.types import Rollout
+    from rlvr_harness.seeding import seeds
+
+    return seeds(build_check(Rollout(index=0, row=row), CheckOptions()).payload()).tests
+
+
 def collect(ctx: Context) -> list[Case]:
     with open(ctx.path("classeval", "ClassEval_data.json")) as fh:
         tasks = json.load(fh)
@@ -125,7 +138,7 @@ def collect(ctx: Context) -> list[Case]:
                 # getattr() cannot find, failing every program of that task (a data bug); and only
                 # classes with a test method (ClassEval_69, classes_with_tests).
                 classes = classes_with_tests(t["test"], [n.strip() for n in t["test_classes"]])
-                ref = {"module": code + "\n" + t["test"], "classes": classes}
+                ref = {"module": code + "\n" + t["test"], "classes": classes, "seed": reference_seed(row)}
                 cases.append(Case(f"classeval/{kind}", key, row, ARGS, ref, code))
     return ctx.take(cases)
 
@@ -141,7 +154,7 @@ def reference(ctx: Context, cases: list[Case]) -> dict[str, Verdict]:
         limit = LIMIT_S * ctx.budget
         timeout = limit * (len(ref["classes"]) + 1) + 20.0
         p = run_python(ctx.ref_python, {f"{MODULE}.py": ref["module"], "run_classeval.py": driver},
-                       ["run_classeval.py", MODULE, json.dumps(ref["classes"]), str(limit)], timeout)
+                       ["run_classeval.py", MODULE, json.dumps(ref["classes"]), str(limit), str(ref["seed"])], timeout)
         for line in p.stdout.splitlines():
             if line.startswith(RESULT):
                 d = json.loads(line[len(RESULT):])

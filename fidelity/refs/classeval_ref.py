@@ -11,11 +11,15 @@ wrong (in the import, or inside a test, where unittest records the limit's excep
 test's error); the verdict is ClassEval's either way.
 
 argv: the module name, the JSON list of test classes and, optionally, the limit in seconds (the
-confirming reruns' wider budget; default ClassEval's 5). Prints one result line."""
+confirming reruns' wider budget; default ClassEval's 5) and the seed of `random`: rlvr-grade's
+seed of the row's tests (rlvr_harness/seeding.py), set before the module is imported, so a task
+whose verdict depends on its draws (ClassEval_58 counts random mines) is judged on the draws
+rlvr-grade's check makes, not on a coin toss. Prints one result line."""
 
 import importlib
 import io
 import json
+import random
 import signal
 import sys
 import traceback
@@ -36,6 +40,8 @@ def _alarm(signum, frame):
 def main() -> None:
     module_name, classes = sys.argv[1], json.loads(sys.argv[2])
     limit = float(sys.argv[3]) if len(sys.argv) > 3 else LIMIT_S
+    if len(sys.argv) > 4:
+        random.seed(int(sys.argv[4]))
     sys.path.insert(0, ".")
     signal.signal(signal.SIGALRM, _alarm)
     problems = []  # (status, what): every reason the task is not a success, in order

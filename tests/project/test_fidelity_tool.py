@@ -422,6 +422,30 @@ def test_classeval_driver_names_a_limit_that_ended_a_test_and_prefers_a_real_fai
     assert (none["passed"], none["status"], none["error"]) == (False, "failed", "TestThingFixtures: no tests ran")
 
 
+DRAW_PROGRAM = "import random\n\n\ndef draw():\n    return random.getrandbits(32)\n"
+DRAW_TESTS = ("import unittest\n\n\nclass TestDraw(unittest.TestCase):\n"
+              "    def test_draw(self):\n        self.assertEqual(draw(), -1)\n")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the isolated local sandbox needs root")
+def test_classeval_reference_draws_what_the_graders_check_draws():
+    """A ClassEval task whose verdict depends on its draws (ClassEval_58) is compared on the
+    same draws: the reference run starts from the seed rlvr-grade's check starts from (the
+    row's tests' stream), so both fail here on the same number."""
+    from fidelity.classeval import reference_seed
+    from fidelity.context import RESULT
+    from rlvr_grade.api import grade
+
+    row = {"completion": DRAW_PROGRAM, "tests": "from solution import *\n" + DRAW_TESTS}
+    ours = grade([row], concurrency=1)[0]
+    assert ours.status == "fail" and ours.error.startswith("AssertionError: "), ours
+    argv = ["run_classeval.py", "task", json.dumps(["TestDraw"]), "5", str(reference_seed(row))]
+    p = run_python(sys.executable, {"task.py": DRAW_PROGRAM + "\n" + DRAW_TESTS,
+                                    "run_classeval.py": CLASSEVAL_DRIVER.read_text()}, argv, 60)
+    ref = json.loads([x for x in p.stdout.splitlines() if x.startswith(RESULT)][-1][len(RESULT):])
+    assert ref["error"] == f"TestDraw.test_draw: {ours.error}", (ref, ours.error)
+
+
 def test_classeval_lists_only_test_classes_that_hold_a_test():
     from fidelity.classeval import classes_with_tests
 
