@@ -1,31 +1,9 @@
 """A check's random numbers: a pure function of (completion, tests), the same on any machine.
 
-Without this, a check's `random` is the OS's: CPython reseeds the `random` module from
-os.urandom in every forked child (os.register_at_fork), and every check and every case is a
-fork. numpy's legacy global generator (`numpy.random.seed` and the functions on it) is not
-reseeded at a fork: a check inherits whatever the worker's was, which differs per worker and
-per run. So a test that counts collisions of `random.randint` draws (ClassEval_58) passed its
-correct reference on some runs and not on others.
-
-Each process that runs a check's code is seeded at its start, after its fork, from a digest of
-the check's tests and completion:
-- the check's own process (`start_check`, from runner.run: every style, every backend) from the
-  tests' stream;
-- a process that runs only the candidate's code (a stdio or call case: `case_seed`; the
-  program's own process of a split asserts check: `start_program`) from the program's stream,
-  a case's mixed with its index.
-Both streams come from the digest of the tests (the style, language, set-up code, tests text
-and the case inputs: what the sandbox receives of the dataset's side) and of the program, so a
-program cannot compute either seed from its own text, and two rows with the same program and
-other tests draw other numbers. The program's stream is a one-way function of the digests: it
-does not tell the tests' seed. Nothing of the machine, the slot, the worker or the order of
-rows enters.
-
-Not seeded, and staying random: `random.SystemRandom`, os.urandom, /dev/urandom, `secrets`,
-numpy's `default_rng()` without a seed, instances of `random.Random()` made without a seed, and
-anything a native program draws. Hash randomisation is off in every check (PYTHONHASHSEED=0,
-set where each backend starts its worker's interpreter), so a set of strings iterates in one
-order everywhere (docs/fidelity.md "Determinism")."""
+CPython reseeds `random` from os.urandom in every fork, and numpy's legacy global generator is
+the worker's: each process running a check's code is seeded here at its start, from sha256
+digests of the tests and the program (docs/fidelity.md "Determinism" has the whole argument and
+what stays random: SystemRandom, os.urandom, unseeded Random() and default_rng(), native code)."""
 
 from __future__ import annotations
 
@@ -80,7 +58,8 @@ def tests_digest(payload: CheckPayload) -> bytes:
 
 
 def seeds(payload: CheckPayload) -> Seeds:
-    """The check's seeds (module docstring)."""
+    """The check's seeds, each a one-way hash of both digests under its stream's name: a
+    program cannot compute either from its own text, nor the tests' from its own seed."""
     tests = tests_digest(payload)
     h = _sha256(VERSION)
     _text(h, payload.program)
