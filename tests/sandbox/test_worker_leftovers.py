@@ -177,3 +177,24 @@ def test_a_stdio_program_cannot_print_the_answers_of_the_check_before(slot):
     assert _stdio(slot, GOOD).reward == 1.0
     out = _stdio(slot, COPY_PREVIOUS_ANSWERS + "# another row\n")
     assert (out.status, out.reward) == ("fail", 0.0), out
+
+
+@pytest.mark.xfail(strict=True, reason="the worker's own objects (its configuration, its cgroup) are on every "
+                                      "check's stack: issue 16, open (red team rtk)")
+def test_the_workers_own_objects_name_no_grader_folder(tmp_path, monkeypatch):
+    """docs/sandbox.md: a check learns nothing of the folders the grader runs from. The worker's
+    objects on the check's stack do: its configuration lists the grader's working directory
+    among the folders it hides (and its cgroup paths carry the grader's pid)."""
+    from rlvr_grade.sandbox.local import LocalBackend
+
+    cwd = tmp_path / f"rtk-cwd-{uuid.uuid4().hex}"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    backend = LocalBackend(concurrency=1, seccomp=True)
+    backend.start()
+    try:
+        ex, out = _run(backend, program("grader_paths_in_the_workers_objects", LEFT_CWD=cwd.name), "assert escaped()\n")
+    finally:
+        backend.close()
+    assert "folder: []" in ex.stdout, ex.stdout[-500:]
+    assert (out.status, out.reward) == ("fail", 0.0), out
