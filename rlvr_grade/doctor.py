@@ -264,6 +264,17 @@ def _host_ns() -> dict[str, int | None]:
     return out
 
 
+def facts_seccomp() -> str:
+    """Why no seccomp filter can be built on this machine ("" where one can)."""
+    from rlvr_grade.sandbox import seccomp
+
+    try:
+        seccomp.arch_of()
+    except seccomp.SeccompUnavailable as exc:
+        return str(exc)
+    return ""
+
+
 def diagnose(mode: str = "auto", env: str | None = None) -> Report:
     """Start the local sandbox the way `score` would, run one probe check in it, and report
     every protection as found, and the root of a check in environment `env` (a name, id or
@@ -295,7 +306,8 @@ def diagnose(mode: str = "auto", env: str | None = None) -> Report:
     program = (PROBE.replace("PORT", str(listener.port)).replace("SECRETS", repr([secret]))
                .replace("PLANTED", repr([secret, *planted_elsewhere]))
                .replace("GRADER_PID", str(os.getpid())))
-    backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode, preload=())
+    with_filter = not facts_seccomp()  # the probe runs without it, and the report says why (score refuses)
+    backend = LocalBackend(concurrency=1, allow_unisolated=True, mode=mode, preload=(), seccomp=with_filter)
     backend.use_environment(env_id)
     watch = None
     try:
@@ -306,6 +318,8 @@ def diagnose(mode: str = "auto", env: str | None = None) -> Report:
                                limits=Limits(cpu_s=5.0, wall_s=20.0, memory_mb=256),
                                options=SuiteOptions(guard=False), env=env_id))
         isolation = backend.isolation()
+        if not with_filter:
+            isolation["seccomp"] = f"off: {facts_seccomp()}; score refuses to run here without --no-seccomp-UNSAFE"
     finally:
         occupied = watch.close() if watch is not None else []
         backend.close()

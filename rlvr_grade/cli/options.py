@@ -254,6 +254,11 @@ class Backend(Group):
                                 help="Run untrusted code even where the sandbox cannot cut the network or make the filesystem "
                                 "read-only (no root and no user namespaces). Checks can then reach the network and write your files.")
 
+    no_seccomp: bool = option(False, "--no-seccomp-UNSAFE", panel=BACKEND,
+                              help="local backend: run checks without the seccomp filter (where none can be built: an "
+                              "architecture other than x86_64 and aarch64). Checks can then reach the kernel's pools "
+                              "(keyrings, SysV IPC, AIO, inotify, inet sockets); the isolation report and doctor say so.")
+
     def validate(self) -> None:
         if self.max_infra_failures < 0 or self.backend_dead_after < 0:
             raise UsageError("--max-infra-failures and --backend-dead-after must be >= 0 (0 disables)")
@@ -280,6 +285,8 @@ class Backend(Group):
                 opts["snapshot"] = self.beam_snapshot
         if self.allow_unsafe and self.backend == BackendName.local:
             opts["allow_unisolated"] = True
+        if self.no_seccomp and self.backend == BackendName.local:
+            opts["seccomp"] = False
         return tuple(sorted(opts.items()))
 
 

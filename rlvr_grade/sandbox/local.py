@@ -694,6 +694,17 @@ class CannotIsolate(SandboxError):
            "your files, pass --allow-network-and-writable-fs-UNSAFE")
 
 
+class NoSeccomp(CannotIsolate):
+    """No seccomp filter can be built on this machine (an architecture without a syscall table):
+    the local sandbox refuses to run checks without one unless asked (--no-seccomp-UNSAFE)."""
+
+    tip = ("grade on x86_64 or aarch64, or use --backend gvisor; or, knowing checks may then reach the kernel's "
+           "pools (keyrings, SysV IPC, AIO, inotify, inet sockets), pass --no-seccomp-UNSAFE")
+
+
+NO_SECCOMP_ASKED = "off: asked for (--no-seccomp-UNSAFE, LocalBackend(seccomp=False))"
+
+
 def _prepare_here(tests: str) -> Any:
     """A test text prepared in the grader (prepared.pack): runner.prepare_asserts without its
     deeper retry, which would change the recursion limit of every thread here."""
@@ -720,7 +731,9 @@ class LocalBackend(Backend):
         and the filesystem writable when no isolation is possible. `check_path` is the PATH
         checks run with, where compilers and runtimes are looked up. `tmp_keep` (for tests):
         paths under /tmp that checks see read-only in their fresh /tmp, like a venv there.
-        `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
+        `seccomp` False runs checks without the seccomp filter: only when asked (the isolation
+        report names it); with True, a machine where no filter can be built refuses to start
+        (NoSeccomp). `c_setup` False (for tests) keeps each check's sandbox set-up on its Python path even
         where sandbox/_child.c is built. `preload`: the modules each environment's seed imports
         before forking (None: what the environment names; "none" or (): nothing)."""
         self.concurrency = concurrency or default_slots()
@@ -728,7 +741,9 @@ class LocalBackend(Backend):
 
         self.hide = list(grader_paths(hide or ()))
         self.allow_unisolated = allow_unisolated
-        self.seccomp = seccomp  # off only to test the other layers on their own
+        # False is the explicit opt-out (--no-seccomp-UNSAFE; the tests' layer without it): the
+        # isolation report and doctor name it. Otherwise a machine without a filter refuses (start).
+        self.seccomp = seccomp
         self.check_path = check_path
         self.tmp_keep = list(tmp_keep or ())
         self.c_setup = c_setup
@@ -775,6 +790,14 @@ class LocalBackend(Backend):
                 "cannot isolate checks here (" + (self.mode_reason or "mode none") + "): the network cannot be cut "
                 "and the filesystem cannot be made read-only; refusing to run untrusted code"
             )
+        if self.isolate and self.seccomp:
+            from rlvr_grade.sandbox import seccomp
+
+            try:
+                seccomp.arch_of()
+            except seccomp.SeccompUnavailable as exc:
+                raise NoSeccomp(f"cannot build the seccomp filter here ({exc}); refusing to run untrusted code "
+                                "without it") from exc
         use_cgroup = self.mode == "root" and cgroup_version() is not None
         if use_cgroup:
             from rlvr_grade.sandbox.cgroups import SLOT_NAME, sweep_dead
@@ -959,6 +982,8 @@ class LocalBackend(Backend):
             feats["mode_reason"] = self.mode_reason
         if self._slots:
             feats.update(self._slots[0].features)
+        if self.isolate and not self.seccomp:
+            feats["seccomp"] = NO_SECCOMP_ASKED
         if not self.isolate:
             feats["level"] = "none"
         elif self.mode == "userns":

@@ -150,13 +150,13 @@ class Zygote:
         if self.cfg.seccomp:
             from rlvr_grade.sandbox import seccomp
 
-            try:
-                self.filter = seccomp.compile_filter(self.chan)  # once: loading it per check is ~0.2 ms
-                self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
-                                            "clone, prctl, ioctl, fcntl, socket, mknod, mmap, open, preadv2, fadvise64); everything else refused; "
-                                            "the result channel cannot be replaced or closed")
-            except seccomp.SeccompUnavailable as exc:
-                self.features["seccomp"] = f"off: {exc}"
+            # Fail closed: a worker asked for the filter never runs a check without it (an
+            # architecture without a table raises SeccompUnavailable; LocalBackend.start refuses
+            # before that, naming --no-seccomp-UNSAFE).
+            self.filter = seccomp.compile_filter(self.chan)  # once: loading it per check is ~0.3 ms
+            self.features["seccomp"] = (f"allowlist of {len(self.filter.allowed)} syscalls (arguments checked for "
+                                        "clone, prctl, ioctl, fcntl, socket, mknod, mmap, open, preadv2, fadvise64); everything else refused; "
+                                        "the result channel cannot be replaced or closed")
         # ipc and uts once for the slot where seccomp keeps every check off them (~0.1 ms of system
         # time a check, and a kernel worker's teardown, saved); else each check unshares its own.
         self.slot_namespaces = isolation.slot_namespaces(self.filter is not None)

@@ -578,3 +578,35 @@ def test_no_worker_needs_a_library_to_build_its_filter():
     assert res.returncode == 0, res.stderr[-2000:]
     size, ctypes_loaded, lib_mapped = res.stdout.split()
     assert int(size) > 0 and (ctypes_loaded, lib_mapped) == ("False", "False"), res.stdout
+
+
+# -- no filter, no checks ----------------------------------------------------------------------
+def test_a_machine_without_a_filter_refuses_to_grade_unless_asked(tmp_path):
+    """Where no filter can be built, checks do not run without one: the local backend refuses
+    (NoSeccomp: the CLI exits 3 with a tip naming --no-seccomp-UNSAFE) unless asked. The machine is
+    made one without a table by `setarch linux32` (uname says i686: a real personality, no stub);
+    the opt-out itself is the no_seccomp layer of test_adversarial.py, whose report names it."""
+    import json
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("setarch") is None:
+        pytest.skip("setarch (util-linux) is not installed")
+    probe = ("import json, platform\nfrom rlvr_grade.sandbox.local import LocalBackend, NoSeccomp\n"
+             "b = LocalBackend(concurrency=1)\nout = {'machine': platform.machine()}\n"
+             "try:\n    b.start()\n    out['started'] = b.isolation()\nexcept NoSeccomp as exc:\n"
+             "    out['refused'] = [str(exc), exc.tip]\nfinally:\n    b.close()\nprint(json.dumps(out))\n")
+    res = subprocess.run(["setarch", "linux32", sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert out["machine"] == "i686" and "started" not in out, out
+    assert "no syscall table" in out["refused"][0] and "--no-seccomp-UNSAFE" in out["refused"][1], out
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"completion": "def f(x):\n    return x\n", "tests": "assert f(1) == 1\n"}) + "\n")
+    cli = os.path.join(os.path.dirname(sys.executable), "rlvr-grade")
+    res = subprocess.run(["setarch", "linux32", cli, "score", str(rows), "-o", str(tmp_path / "out.jsonl"), "--no-cache"],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 3 and "--no-seccomp-UNSAFE" in res.stderr, (res.returncode, res.stderr[-1500:])
+    assert not (tmp_path / "out.jsonl").exists() or (tmp_path / "out.jsonl").read_text() == ""
