@@ -1396,9 +1396,7 @@ _SOFT_FRAMES = 5
 # `python -m pytest` calls pytest.main under 4 frames of its own (runpy's two, pytest's
 # __main__ and console_main); the witness and the fence wrap each test function
 _PYTEST_FRAMES = -2
-# A unittest.TestCase's test method: `python -m unittest` (ClassEval's reference runner) leaves
-# 17 frames more under it than pytest does (measured, 3.11.7: 976 deep against 959 from a test
-# method's call; our TestCase modules run through pytest)
+# A TestCase's test method: `python -m unittest` leaves 17 frames more than pytest (976 vs 959)
 _UNITTEST_FRAMES = 17
 
 
@@ -1821,8 +1819,6 @@ def make_recorder(report: Report, testfile: str, defs: set[tuple[str, int]], hel
                           **kwargs):
                 if _key is not None:
                     _bodies[_key] = [0, 0]
-                # the test method's budget is `python -m unittest`'s, put back after it (unless
-                # the program set a limit of its own meanwhile)
                 raised = _limit[0]() + _limit[2]
                 _limit[1](raised)
                 _frames[0]()

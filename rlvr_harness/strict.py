@@ -1963,9 +1963,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     copying = frozenset((("replace", "dataclasses.py"), ("asdict", "dataclasses.py"), ("astuple", "dataclasses.py"),
                          ("fields", "dataclasses.py"), ("copy", "copy.py"), ("deepcopy", "copy.py")))
     mock_asserts = frozenset(("assert_called_with", "assert_called_once_with", "assert_any_call", "assert_has_calls"))
-    # unittest.mock's patchers store the replacement they are given (`patch("builtins.open",
-    # mock_open(read_data=...))`: a mock, whose class mock makes per instance, beside the
-    # target's name) and compare nothing
+    # mock's patchers only store the replacement (a mock: nobody's, its class is per instance)
     placing = frozenset((("patch", "mock.py"), ("_patch_object", "mock.py"), ("_patch_multiple", "mock.py")))
     not_comparing = copying | placing
 
@@ -2514,6 +2512,13 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict
+    from rlvr_harness.provenance import TESTS
+
+    def tests_equality(testcase: Any, t: type) -> Any:  # addTypeEqualityFunc's fn for t, if the tests' own
+        funcs = obj_dict(testcase).get("_type_equality_funcs")
+        fn = _next((v for k, v in _list(dict_items(funcs)) if k is t), None) if _type(funcs) is _dict else None
+        f = method_func(fn) if _type(fn) is method_type else fn
+        return fn if _type(f) is function_type and code_category(getters["__code__"](f)) == TESTS else None
 
     def unittest_call(testcase: Any, name: str, /, *args: Any, **kwargs: Any) -> Any:
         """`self.<name>(...)` of a TestCase method, rewritten: the strict implementation."""
@@ -2525,6 +2530,11 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             if value is not None:
                 failure = value
                 break
+        if name == "assertEqual" and _len(args) >= 2 and _type(args[0]) is _type(args[1]):
+            by = tests_equality(testcase, _type(args[0]))
+            if by is not None:
+                msg = args[2] if _len(args) > 2 else kwargs.get("msg")
+                return by(args[0], args[1], msg=msg)
         table = tables.get(failure)
         if table is None:
             table = tables[failure] = table_for(helpers, log, failure)
