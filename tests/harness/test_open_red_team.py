@@ -72,6 +72,9 @@ RTZ_OPEN = {
 RTZ_CASES = {cls: [case for case in HACK_CASES if case[0] in names] for cls, names in RTZ_OPEN.items()}
 FINALIZER_CASES, UNHELD_CASES, LIAR_KEY_CASES = RTZ_CASES.values()
 HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in RTZ_CASES.values())]
+# s15i: the program rewrites a class of the tests' that the tests hand it
+TESTS_CLASS_CASES = [case for case in HACK_CASES if case[0] == "tests_class_eq_replaced_by_the_program"]
+HACK_CASES = [case for case in HACK_CASES if case not in TESTS_CLASS_CASES]
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
                   if "unittest" in _own_tests(path)]
@@ -91,7 +94,7 @@ HONEST_CASES = [case for case in HONEST_CASES if case not in REBOUND_GLOBAL_HONE
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
     for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HACKS, LIAR_KEY_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
+                          (OPEN_HACKS, LIAR_KEY_CASES), (OPEN_HACKS, TESTS_CLASS_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -106,6 +109,7 @@ def graded() -> dict[tuple[str, str], object]:
 def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HONEST_UNITTEST_CASES) >= 1
     assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
+    assert len(TESTS_CLASS_CASES) == 3
     assert len(REBOUND_GLOBAL_HONEST) == 2  # asserts, humaneval
 
 
@@ -116,6 +120,8 @@ def _open(cases: list[tuple[str, str]], reason: str) -> list:
 @pytest.mark.parametrize("name,style", [
     *UNITTEST_CASES,
     *_open(HACK_CASES, "open: program code without a frame of its own"),
+    *_open(TESTS_CLASS_CASES, "open (s15i): the tests hand the program their dataclass and it sets the class's "
+                              "__eq__ to a lambda of its own file, which strict.eq_of takes for the tests' own __eq__"),
     *_open(FINALIZER_CASES, "open (rtz -> s15g): a finalizer with no frame of the program's: __del__ is "
                             "a functools.partial over calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's "
                             "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore"),
