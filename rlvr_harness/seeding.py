@@ -21,12 +21,9 @@ _NUMPY_SEEDS = 1 << 32  # numpy's legacy seed() takes 0 .. 2**32 - 1
 
 
 try:  # CPython's own: OpenSSL's (hashlib's) first digest in a check's child cost ~0.15 ms
-    from _sha256 import sha256 as _sha256  # 3.11 (3.12+: _sha2); the same digests
-except ImportError:  # pragma: no cover
-    try:
-        from _sha2 import sha256 as _sha256
-    except ImportError:
-        _sha256 = hashlib.sha256
+    from _sha256 import sha256 as _sha256  # 3.11; the same digests
+except ImportError:  # pragma: no cover - 3.12+ (_sha2), or not built
+    _sha256 = hashlib.sha256
 
 
 @dataclass(frozen=True)
