@@ -1315,20 +1315,33 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
     if isinstance(guard, Guard):
         for _sid, step_code, _check, _lines, _sets in linked:
             guard.trust(step_code)  # the tests' code, compiled here: trusted by identity
-    watch_forks()
     _TAKEN.clear()
     _recursion_headroom(sys._getframe())
-    guard.arm()
-    try:
-        run(code, ns)
-    except MemoryError:
-        report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
-        return
-    except BaseException as exc:  # SystemExit included: exiting early is not passing
-        report({"ev": "phase", "phase": "runtime", "msg": describe(exc)})
-        return
-    restore()
-    tns = make_tns(ns, frozenset(used), builtin_names, sys_modules)
+    conn = None
+    if split_check(payload):
+        # The program's own process (docs/fidelity.md, "The program in a process of its own"):
+        # forked before its first line, armed there; this process never runs a line of it.
+        conn, failed_at = _split_program(code, ns, guard, describe, used)
+        if conn is None:
+            report({"ev": "phase", "phase": failed_at[0], "msg": failed_at[1]})
+            return
+        frames_on = frames_off = _nothing  # no frame of the program's is entered here
+        tns = make_tns(conn.names, frozenset(used), builtin_names, sys_modules)
+        watch_forks()
+        guard.arm()
+    else:
+        watch_forks()
+        guard.arm()
+        try:
+            run(code, ns)
+        except MemoryError:
+            report({"ev": "phase", "phase": "memory", "msg": "MemoryError"})
+            return
+        except BaseException as exc:  # SystemExit included: exiting early is not passing
+            report({"ev": "phase", "phase": "runtime", "msg": describe(exc)})
+            return
+        restore()
+        tns = make_tns(ns, frozenset(used), builtin_names, sys_modules)
     no_lines: frozenset[int] = frozenset()
     for sid, step_code, is_check, soft, sets in linked:
         lines = soft[0] if soft else None
@@ -1367,6 +1380,13 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
                 adopt(target, (attr,))
         restore()
         logged = log(("since", mark))
+        if conn is not None and conn.gone is not None:
+            # the program's process died (or answered what it cannot have written) during the
+            # step: whatever the tests made of it, the step fails, and so does the rest
+            for tid in ([f"{sid}:{line}" for line in lines] if lines else [sid]):
+                report({"ev": "test", "id": tid, "outcome": "error", "msg": conn.gone})
+            report({"ev": "phase", "phase": "runtime", "msg": conn.gone})
+            return
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
             for line, (outcome, msg) in verdicts(lines, logged, failed, crash_line, loops, before_crash):
                 report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
@@ -1386,6 +1406,36 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         elif is_check:
             report({"ev": "test", "id": sid, "outcome": "passed"})
     report({"ev": "done"})
+
+
+def split_check(payload: CheckPayload) -> bool:
+    """Whether this asserts check runs its program in a process of its own (SuiteOptions.split)."""
+    return getattr(payload.options, "split", False) is True
+
+
+def _nothing() -> None:
+    pass
+
+
+def _split_program(code: Any, ns: dict[str, Any], guard: Any, describe: Callable[[BaseException], str],
+                   used: list[str]) -> tuple[Any, tuple[str, str] | None]:
+    """(the tests' Connection to the program's process, None) with the program's globals the
+    tests name crossed (Connection.names), or (None, (phase, message)) when the program did not
+    run to its end."""
+    from rlvr_harness import program, proxies
+
+    sock, failed_at = program.start(code, ns, guard.arm, describe)
+    if sock is None:
+        return None, failed_at
+    conn = proxies.Connection(sock)
+    wanted = [n for n in used if "." not in n and not (n.startswith("__") and n.endswith("__"))]
+    try:
+        conn.names = conn.ask(["names", wanted])
+    except BaseException as exc:  # noqa: BLE001 - what the program raised, or its process gone
+        return None, ("runtime", describe(exc) if not isinstance(exc, proxies.ProgramGone) else str(exc))
+    if type(conn.names) is not dict:
+        return None, ("runtime", "the program's process answered what it cannot have written")
+    return conn, None
 
 
 # What the harness's frames count for the recursion limit beyond a script's own: the fence

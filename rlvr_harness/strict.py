@@ -1480,8 +1480,10 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
             fn = class_dict(cls).get("__eq__")
             if fn is None:
                 continue
-            if fn is object_eq:
-                return None  # identity (a is b was answered already): own_eq says False
+            if fn is object_eq or class_dict(cls).get("__rlvr_proxy__") is True:
+                # identity (a is b was answered already): own_eq says False; a proxy of a split
+                # check (proxies.py): its own __eq__ asks the program, as the program's class would
+                return None
             if t in path_types:
                 return paths_eq
             if (_type(fn) is function_type and code_category(getters["__code__"](fn)) != LIBRARY

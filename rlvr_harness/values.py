@@ -46,9 +46,10 @@ def _stored(value: Any) -> Any:
     return value
 
 
-def encode(value: Any, depth: int = 0) -> Any:
+def encode(value: Any, depth: int = 0, other: Any = None) -> Any:
     """Plain Python value -> tagged JSON. A subclass of a builtin is encoded as the value it
-    stores (_STORED); anything else that is not a plain value is refused."""
+    stores (_STORED); anything else that is not a plain value is refused, or, where `other` is
+    given, is what `other(value)` makes of it (a split check's handles: rlvr_harness/crossing.py)."""
     if depth > MAX_DEPTH:
         raise NotPlain("value nested too deeply")
     t = type(value)
@@ -67,22 +68,24 @@ def encode(value: Any, depth: int = 0) -> Any:
             return {"$float": "inf" if value > 0 else "-inf"}
         return value
     if t is list:
-        return [encode(v, depth + 1) for v in value]
+        return [encode(v, depth + 1, other) for v in value]
     if t is tuple:
-        return {"$tuple": [encode(v, depth + 1) for v in value]}
+        return {"$tuple": [encode(v, depth + 1, other) for v in value]}
     if t is set or t is frozenset:
-        items = [encode(v, depth + 1) for v in value]
+        items = [encode(v, depth + 1, other) for v in value]
         items.sort(key=lambda x: json.dumps(x, sort_keys=True))  # deterministic order
         return {"$set" if t is set else "$frozenset": items}
     if t is dict:
         if all(type(k) is str for k in value) and not (len(value) == 1 and next(iter(value)).startswith("$")):
-            return {k: encode(v, depth + 1) for k, v in value.items()}
-        return {"$dict": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+            return {k: encode(v, depth + 1, other) for k, v in value.items()}
+        return {"$dict": [[encode(k, depth + 1, other), encode(v, depth + 1, other)] for k, v in value.items()]}
     if t is bytes:
         return {"$bytes": value.hex()}
     number = _stdlib_number(value, t)
     if number is not None:
         return number
+    if other is not None:
+        return other(value)
     raise NotPlain(f"returned a {t.__module__}.{t.__qualname__}, not a plain value")
 
 
@@ -121,23 +124,26 @@ class MalformedValue(ValueError):
     it came with is judged wrong, never right."""
 
 
-def decode(value: Any, depth: int = 0) -> Any:
+def decode(value: Any, depth: int = 0, other: Any = None) -> Any:
     """Tagged JSON -> Python plain values (tuples, sets, frozensets, dicts, float specials).
-    Raises MalformedValue for a known tag whose content is not what `encode` writes."""
+    Raises MalformedValue for a known tag whose content is not what `encode` writes. `other`:
+    a dict of further tags (a split check's handles) -> what reads each one's content."""
     if depth > MAX_DECODE_DEPTH:
         raise MalformedValue(f"nested deeper than {MAX_DECODE_DEPTH}")
     if isinstance(value, list):
-        return [decode(v, depth + 1) for v in value]
+        return [decode(v, depth + 1, other) for v in value]
     if isinstance(value, dict):
         if len(value) == 1:
             (tag, inner), = value.items()
             if tag in _TAGS:
-                return _decode_tagged(tag, inner, depth + 1)
-        return {k: decode(v, depth + 1) for k, v in value.items()}
+                return _decode_tagged(tag, inner, depth + 1, other)
+            if other is not None and tag in other:
+                return other[tag](inner, depth + 1)
+        return {k: decode(v, depth + 1, other) for k, v in value.items()}
     return value
 
 
-def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
+def _decode_tagged(tag: str, inner: Any, depth: int, other: Any = None) -> Any:
     if tag == "$float":
         if not isinstance(inner, str) or inner not in _FLOATS:
             raise MalformedValue(f"$float of {inner!r:.40}")
@@ -174,16 +180,16 @@ def _decode_tagged(tag: str, inner: Any, depth: int) -> Any:
     if not isinstance(inner, list):
         raise MalformedValue(f"{tag} holding {type(inner).__name__}, not a list")
     if tag == "$tuple":
-        return tuple([decode(v, depth) for v in inner])
+        return tuple([decode(v, depth, other) for v in inner])
     if tag == "$dict":
         if not all(isinstance(p, list) and len(p) == 2 for p in inner):
             raise MalformedValue("$dict entries that are not [key, value] pairs")
         try:
-            return {_hashable(decode(k, depth)): decode(v, depth) for k, v in inner}
+            return {_hashable(decode(k, depth, other)): decode(v, depth, other) for k, v in inner}
         except TypeError:
             raise MalformedValue("$dict with an unhashable key") from None
     try:  # $set / $frozenset
-        items = [_hashable(decode(v, depth)) for v in inner]
+        items = [_hashable(decode(v, depth, other)) for v in inner]
         return set(items) if tag == "$set" else frozenset(items)
     except TypeError:
         raise MalformedValue(f"{tag} with an unhashable element") from None

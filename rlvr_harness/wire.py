@@ -328,15 +328,18 @@ class SuiteOptions:
     # False: the in-process guard is off (rlvr-grade doctor's own probe, which tests the layers
     # under it); a candidate's check always has it.
     guard: bool = True
+    # True: an asserts check runs the program in a process of its own, and the tests' process
+    # never runs a line of it (rlvr_harness/program.py, proxies.py; docs/fidelity.md)
+    split: bool = False
 
     def to_wire(self) -> dict[str, Any]:
-        return {"guard": self.guard}
+        return {"guard": self.guard, "split": True} if self.split else {"guard": self.guard}
 
     @classmethod
     def from_wire(cls, obj: Any) -> SuiteOptions:
         what = "check options"
         o = _message(cls, obj, what)
-        return cls(guard=_bool(what, "guard", o.get("guard", True)))
+        return cls(guard=_bool(what, "guard", o.get("guard", True)), split=_bool(what, "split", o.get("split", False)))
 
 
 @dataclass(frozen=True)

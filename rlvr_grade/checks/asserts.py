@@ -15,15 +15,24 @@ from rlvr_grade.checks.rows import PARSE_ERRORS, InvalidRow, unparsable
 from rlvr_grade.scoring.base import Verdict
 from rlvr_grade.scoring.records import judge_records
 from rlvr_grade.types import Check, Execution
+from rlvr_harness.placement import in_process_reason
 from rlvr_harness.splitting import assert_ids
 from rlvr_harness.textcache import TextCache
-from rlvr_harness.wire import ENTRY_OF
+from rlvr_harness.wire import ENTRY_OF, SuiteOptions
 
 NAME = "asserts"
 HARNESS = ENTRY_OF[NAME]  # its harness entry: the harness's one list of styles (rlvr_harness/wire.py)
 
 # Test ids per distinct test text: an RL batch carries each problem's tests once per rollout.
 _IDS = TextCache(16 << 20, size_of=lambda ids: 32 * len(ids))
+
+
+# Whether a test text may run apart from its program (rlvr_harness/placement.py), per text.
+_SPLITTABLE = TextCache(4 << 20, size_of=lambda _: 8)
+
+
+def _splittable(tests: str) -> bool:
+    return _SPLITTABLE.get(tests, lambda text: in_process_reason(text) is None)
 
 
 def _ids(tests: str) -> tuple[str, ...]:  # a tuple: one cached value serves every check
@@ -81,8 +90,9 @@ def code_check(style: str, ids: Callable[[str], tuple[str, ...]], program: str, 
         raise unparsable(exc) from None
     if not expected:
         raise InvalidRow(f"no tests found in {opts.tests_col!r} for style {style}")
+    options = SuiteOptions(split=True) if opts.split and style == NAME and _splittable(tests) else None
     return Check(style=style, program=program, tests=tests, expected_tests=tuple(expected),  # type: ignore[arg-type]
-                 limits=opts.limits, setup=setup)
+                 limits=opts.limits, setup=setup, options=options)
 
 
 def build(program: str, tests: str, opts: CheckOptions, setup: str = "") -> Check:

@@ -35,6 +35,8 @@ class CheckOptions:
     # A row's environment (a name, an id or "default") overrides the run's --env; see
     # rlvr_grade/envs and api.Grader.
     env_col: str = "env"
+    # asserts style (HumanEval, MBPP): the program in a process of its own (SuiteOptions.split)
+    split: bool = False
 
     def resolved(self) -> "CheckOptions":
         """Apply the preset's column defaults where the user kept the generic ones."""
