@@ -75,6 +75,9 @@ HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in 
 # s15i: the program rewrites a class of the tests' that the tests hand it
 TESTS_CLASS_CASES = [case for case in HACK_CASES if case[0] == "tests_class_eq_replaced_by_the_program"]
 HACK_CASES = [case for case in HACK_CASES if case not in TESTS_CLASS_CASES]
+# red team rtk: the interpreter's interned strings tell the program which of its guesses the tests hold
+INTERNED_CASES = [case for case in HACK_CASES if case[0] == "interned_strings_tell_the_expected_answer"]
+HACK_CASES = [case for case in HACK_CASES if case not in INTERNED_CASES]
 # the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
                   if "unittest" in _own_tests(path)]
@@ -94,7 +97,7 @@ HONEST_CASES = [case for case in HONEST_CASES if case not in REBOUND_GLOBAL_HONE
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
     for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HACKS, LIAR_KEY_CASES), (OPEN_HACKS, TESTS_CLASS_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
+                          (OPEN_HACKS, LIAR_KEY_CASES), (OPEN_HACKS, TESTS_CLASS_CASES), (OPEN_HACKS, INTERNED_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
                           (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
@@ -110,6 +113,7 @@ def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HONEST_UNITTEST_CASES) >= 1
     assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
     assert len(TESTS_CLASS_CASES) == 3
+    assert len(INTERNED_CASES) == 3  # HumanEval check(), pytest, unittest
     assert len(REBOUND_GLOBAL_HONEST) == 2  # asserts, humaneval
 
 
@@ -186,3 +190,13 @@ def test_a_program_warning_its_caller_names_the_tests(graded, name, style):
 def test_the_tests_read_a_global_the_program_rebinds(graded, name, style):
     outcome = graded[(name, style)]
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
+
+
+@pytest.mark.xfail(strict=True, reason="open (rtk -> split): the tests' name-like string constants are interned in the "
+                   "process the program runs in, and sys.intern(guess) is not guess tells the program which of its "
+                   "guesses the tests hold (docs/fidelity.md, red team rtk)")
+@pytest.mark.parametrize("name,style", INTERNED_CASES)
+def test_the_interpreters_interned_strings_tell_the_program_nothing(graded, name, style):
+    outcome = graded[(name, style)]
+    assert outcome.status != "sandbox_error", outcome
+    assert outcome.reward == 0.0, (outcome.status, outcome.error)
