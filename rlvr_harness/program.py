@@ -265,17 +265,23 @@ def _state(table: Table, value: Any) -> Any:
         return None  # fails the call on the tests' side
 
 
-def start(code: Any, ns: dict[str, Any], arm: Any, describe: Any) -> tuple[Any, Any]:
+def start(code: Any, ns: dict[str, Any], arm: Any, describe: Any, seed: int | None = None) -> tuple[Any, Any]:
     """Fork the program's process before the program's first line runs; in it, arm the guard
     (`arm`), run `code` in `ns` and serve. Here: (the tests' end of the socketpair, None), or
     (None, (phase, message)) when the program did not get as far as its last line (`describe`
-    renders what it raised; an end without a word is a failure too)."""
+    renders what it raised; an end without a word is a failure too). `seed`: the program's
+    stream (seeding.seeds(payload).program), seeded in the program's process before its first
+    line (CPython's at-fork hook has reseeded `random` from the OS there)."""
     import socket
 
     tests_end, program_end = socket.socketpair()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the program's process; tests/harness/test_split.py drives it
         tests_end.close()
+        if seed is not None:
+            from rlvr_harness import seeding
+
+            seeding.seed_here(seed)
         _program_main(program_end, code, ns, arm, describe)
     program_end.close()
     try:

@@ -1321,7 +1321,7 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
     if split_check(payload):
         # The program's own process (docs/fidelity.md, "The program in a process of its own"):
         # forked before its first line, armed there; this process never runs a line of it.
-        conn, failed_at = _split_program(code, ns, guard, describe, used)
+        conn, failed_at = _split_program(code, ns, guard, describe, used, _program_seed(payload))
         if conn is None:
             report({"ev": "phase", "phase": failed_at[0], "msg": failed_at[1]})
             return
@@ -1417,14 +1417,22 @@ def _nothing() -> None:
     pass
 
 
+def _program_seed(payload: CheckPayload) -> int:
+    """The program's own random stream (seeding.py): one-way from the texts, tells nothing of
+    the tests' seed."""
+    from rlvr_harness import seeding
+
+    return seeding.seeds(payload).program
+
+
 def _split_program(code: Any, ns: dict[str, Any], guard: Any, describe: Callable[[BaseException], str],
-                   used: list[str]) -> tuple[Any, tuple[str, str] | None]:
+                   used: list[str], seed: int) -> tuple[Any, tuple[str, str] | None]:
     """(the tests' Connection to the program's process, None) with the program's globals the
     tests name crossed (Connection.names), or (None, (phase, message)) when the program did not
     run to its end."""
     from rlvr_harness import program, proxies
 
-    sock, failed_at = program.start(code, ns, guard.arm, describe)
+    sock, failed_at = program.start(code, ns, guard.arm, describe, seed)
     if sock is None:
         return None, failed_at
     conn = proxies.Connection(sock)

@@ -97,6 +97,23 @@ def test_what_crosses_keeps_the_verdict(graded, name):
     assert inproc.reward == want, (inproc.status, inproc.error)
 
 
+def test_the_programs_process_draws_from_the_rows_own_seed():
+    """The program's process is seeded from the program's stream after the fork (seeding.py):
+    the same row gets the same draws every run (24 coin flips, counted one by one)."""
+    from rlvr_grade.scoring import RewardConfig
+
+    row = {"completion": "import random\n\n\ndef flip():\n    return random.random()\n",
+           "tests": "".join("assert flip() < 0.5\n" for _ in range(24))}
+    opts = ScoreOptions(checks=CheckOptions(limits=Limits(cpu_s=3.0), split=True), concurrency=2, retry_delay=0.05,
+                        reward=RewardConfig(shape="fraction"))
+    runs = []
+    for _ in range(3):  # a grader of its own each time: one grader grades identical rows once
+        with Grader(opts) as g:
+            runs.append(g.grade([row])[0])
+    assert all(o.status != "sandbox_error" for o in runs), runs
+    assert len({o.reward for o in runs}) == 1, [o.reward for o in runs]
+
+
 @pytest.mark.parametrize("name", DEAD)
 def test_a_program_that_exits_or_dies_never_passes(graded, name):
     outcome = graded[(name, True)]
