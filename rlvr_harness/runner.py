@@ -1297,6 +1297,8 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         helpers[strict.REGISTER](sys.modules.get(name))
     helpers[strict.RESTORER](restore)  # pandas' comparisons run on pandas as it was (strict.pandas_op)
     set_frames, frames_on, frames_off = helpers[strict.FRAMES]
+    held = helpers[strict.HELD_LINES]  # which soft asserts' last evaluation completed and held
+    clear_held = held.clear
     switch = _TAKEN.pop("frames", None)
     if switch is not None:
         set_frames(switch)
@@ -1355,6 +1357,7 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
         crash_line = None
         limit = getlimit() + SOFT_FRAMES if lines else 0
         if limit:
+            clear_held()
             setlimit(limit)  # the soft assert's helper and lambda under each of its calls
         try:
             run(step_code, tns)
@@ -1388,7 +1391,7 @@ def run_asserts(payload: CheckPayload, report: Report, workdir: str = "", testdi
             report({"ev": "phase", "phase": "runtime", "msg": conn.gone})
             return
         if lines:  # a `check(candidate)` call: one verdict per assert inside it
-            for line, (outcome, msg) in verdicts(lines, logged, failed, crash_line, loops, before_crash):
+            for line, (outcome, msg) in verdicts(lines, logged, failed, crash_line, loops, before_crash, held):
                 report({"ev": "test", "id": f"{sid}:{line}", "outcome": outcome, "msg": msg})
             continue
         if failed is None and logged:
@@ -1476,12 +1479,19 @@ _RANK = {"passed": 0, "failed": 1, "error": 2}
 
 def _step_verdicts(lines: list[int], logged: tuple[tuple[Any, ...], ...], failed: tuple[str, str] | None,
                    crash_line: int | None, loops: list[tuple[int, int]],
-                   before_crash: Callable[[int, int | None, list[tuple[int, int]]], bool]) -> list[tuple[int, tuple[str, str]]]:
+                   before_crash: Callable[[int, int | None, list[tuple[int, int]]], bool],
+                   held: dict[int, bool]) -> list[tuple[int, tuple[str, str]]]:
     """(line, (outcome, message)) for each own assert of a top-level `check(...)` call, from
-    the failures logged while it ran and how it ended. A failure logged anywhere else (an
-    assert in a helper it called, a nested function, a callback, another thread), even one
-    that something caught, fails every assert of the call that did not fail on its own: which
-    of them it stands for is unknown, and none of them may count as passed."""
+    the failures logged while it ran, which asserts' last evaluation completed and held
+    (`held`, strict's soft() and HELD marks) and how the call ended. A failure logged anywhere
+    else (an assert in a helper it called, a nested function, a callback, another thread), even
+    one that something caught, fails every assert of the call that did not fail on its own:
+    which of them it stands for is unknown, and none of them may count as passed.
+
+    When the call raised, an assert passes only if its last evaluation completed and held and
+    it sits before the crash (where the exception left is no record of an assert: the tests
+    may have caught it there and raised later); if every assert held, the failure is the
+    call's and fails each (docs/fidelity.md)."""
     own: dict[int, tuple[str, str]] = {}
     stray: tuple[str, str] | None = None
     wanted = set(lines)
@@ -1496,11 +1506,13 @@ def _step_verdicts(lines: list[int], logged: tuple[tuple[Any, ...], ...], failed
     for line in lines:
         verdict = own.get(line)
         if verdict is None:
-            if failed is not None and not before_crash(line, crash_line, loops):
-                verdict = failed  # the call raised before this assert (or in a loop around it) passed
+            if failed is not None and not (held.get(line) is True and before_crash(line, crash_line, loops)):
+                verdict = failed  # the call raised before this assert completed (or in a loop around it)
             else:
                 verdict = stray or ("passed", "")
         out.append((line, verdict))
+    if failed is not None and all(verdict[0] == "passed" for _, verdict in out):
+        out = [(line, failed) for line in lines]
     return out
 
 

@@ -764,6 +764,8 @@ def plain_functions(tree: ast.AST) -> dict[int, tuple[str, ...]]:
 
 SOFT = "__rlvr_soft__"
 SOFT_BLOCK = "__rlvr_soft_block__"  # the soft assert of a test that reads its own frame (eval, locals ...)
+HELD = "__rlvr_held__"  # around a soft function's assert the tests guard themselves: whether it completed
+HELD_LINES = "__rlvr_held_lines__"  # not a helper: the runner's view of what soft() and HELD recorded
 
 
 class SoftAsserts(ast.NodeTransformer):
@@ -776,7 +778,10 @@ class SoftAsserts(ast.NodeTransformer):
     A test that calls a builtin reading its caller's frame (`eval("candidate(1)")`, `locals()`,
     `vars()`, `dir()`) is evaluated in the function's own frame, not a lambda's:
     `with __rlvr_soft_block__(line): __rlvr_soft__(line, cond, True)`, the block taking what
-    the test raised as the lambda's call would."""
+    the test raised as the lambda's call would. An assert the tests guard themselves (inside
+    their `try/except AssertionError`) stays a plain assert between `__rlvr_held__(line,
+    False)` and `__rlvr_held__(line, True)`: with soft()'s own record, what says whether each
+    assert's last evaluation completed and held (runner._step_verdicts)."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -796,12 +801,17 @@ class SoftAsserts(ast.NodeTransformer):
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         return node
 
-    def visit_Assert(self, node: ast.Assert) -> ast.AST:
+    def visit_Assert(self, node: ast.Assert) -> ast.AST | list[ast.stmt]:
         test = node.test
-        if isinstance(test, ast.Call) and helper_name(test.func) == ASSERT and len(test.args) == 2:
-            test = test.args[1]
-        else:
-            return node  # handled by the tests themselves (see StrictRewriter.visit_Assert): a plain assert
+        if not (isinstance(test, ast.Call) and helper_name(test.func) == ASSERT):
+            return node
+        if len(test.args) != 2:
+            # handled by the tests themselves (StrictRewriter.visit_Assert): a plain assert,
+            # between marks of whether it ran to its end
+            marks = [_located(ast.Expr(value=ast.Call(func=helper_ref(HELD), args=[
+                ast.Constant(node.lineno), ast.Constant(done)], keywords=[])), node) for done in (False, True)]
+            return [marks[0], node, marks[1]]
+        test = test.args[1]
         if any(isinstance(n, ast.Name) and n.id in FRAME_BOUND for n in ast.walk(test)):
             call = ast.Call(func=helper_ref(SOFT), args=[ast.Constant(node.lineno), test, ast.Constant(True)], keywords=[])
             block = ast.With(items=[ast.withitem(context_expr=ast.Call(
@@ -2365,6 +2375,10 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
         name = _type(exc).__name__
         return (f"{name}: {text}" if text else name)[:500]
 
+    # line -> whether that assert's last evaluation completed and held (runner._step_verdicts)
+    held: dict[int, bool] = {}
+    _base_exception = BaseException
+
     def soft(line: int, cond: Any, evaluated: bool = False) -> None:
         """An assert of a top-level test function: while the top-level call of that function
         runs (the line is active), a failure is logged as this line's verdict and the function
@@ -2381,9 +2395,13 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 ok, outcome, msg, err = False, "failed", describe(exc), exc
             except _exception as exc:  # noqa: BLE001 - the candidate crashed on this input
                 ok, outcome, msg, err = False, "error", describe(exc), exc
+            except _base_exception:  # SystemExit, KeyboardInterrupt, ...: entered, not completed
+                held[line] = False
+                raise
             else:
                 outcome, msg, err = "failed", f"AssertionError (line {line})", None
         if ok:
+            held[line] = True
             return
         if log(("is_active", line)):
             log(("fail", "soft", line, outcome, msg))
@@ -2407,6 +2425,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
 
         def __enter__(self) -> None:
             raised[0] = None
+            held[self.line] = False  # soft() says True if the evaluation completes and holds
 
         def __exit__(self, _kind: Any, exc: Any, _tb: Any) -> bool:
             if exc is None or exc is raised[0]:
@@ -2426,6 +2445,10 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
                 return True
             log(("fail", "hard", line, outcome, describe(exc)))
             return False
+
+    def mark_held(line: int, done: bool) -> None:
+        """False before, True after an assert the tests guard themselves (SoftAsserts)."""
+        held[line] = done
 
     class_runtime_error = RuntimeError
     _stop = StopIteration
@@ -2510,7 +2533,7 @@ def make_namespace(log: Callable[[tuple[Any, ...]], Any] | None = None, registry
     helpers = {TRUTH: truth, MATCH: match_subject, ITERATE: iterate, ITEM: item, CHAIN: chain, CMP: cmp, OP: op, IOP: iop, ABS: strict_abs,
                ASSERT: check, SOFT: soft, SOFT_BLOCK: SoftBlock, APPROX: mark_approx, CALL: call, NAMECALL: name_call, FENCE: fence, "__rlvr_strict_eq__": strict_eq,
                "__rlvr_reduce__": reduce, REGISTER: register_pristine, RESTORER: set_restorer, FORKED: forked, PLAIN: plain_call,
-               FRAMES: (set_frames, frames_on, frames_off), LOOP: loop}
+               FRAMES: (set_frames, frames_on, frames_off), LOOP: loop, HELD: mark_held, HELD_LINES: held}
     tables: dict[Any, dict[str, Callable[..., None]]] = {}
     table_for = unittest_asserts
     type_dict_get = class_dict

@@ -532,6 +532,50 @@ def test_a_crash_outside_the_asserts_inside_a_loop_fails_the_loops_assert():
     assert o.status == "fail" and o.reward == 0.0 and o.tests_passed == 0
 
 
+def _each_call(fixture: str) -> list[tuple[str, str]]:
+    """(function, tests) for each top-level call of a fixture's TESTS_HUMANEVAL: the same
+    tests with only that call left, so each shape is graded on its own."""
+    tests = _fixture_tests((HACKS / f"{fixture}.py").read_text())["humaneval"]
+    tree = ast.parse(tests)
+    calls = [s for s in tree.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)]
+    out = []
+    for call in calls:
+        body = [s for s in tree.body if s not in calls or s is call]
+        out.append((call.value.func.id, ast.unparse(ast.Module(body=body, type_ignores=[]))))
+    return out
+
+
+def test_an_assert_passes_after_a_crash_only_if_its_own_evaluation_completed_and_held():
+    # issue 15 (s15j): when check() raised, an assert without a logged failure counted as passed
+    # if it sat before the line the exception left check() on. The tests' own `try: ...
+    # except Exception: raise AssertionError(...)`, an `except SystemExit` around a soft assert, a
+    # `break` out of a loop, a `finally` or a statement that is no assert moved that line past
+    # asserts that never completed (or whose last run did not): each scored 1.0 on main 295f035.
+    # Now an assert passes after a crash only on its own record (strict soft()/HELD), and a call
+    # that raised fails every assert when all of them held. Each shape is graded alone.
+    fixtures = ["assert_crash_reraised_by_the_tests_except", "statement_in_the_tests_try_crashes_before_the_assert",
+                "assert_in_a_loop_crash_reraised_after_the_loop", "exit_in_a_looped_assert_caught_after_the_loop",
+                "crash_after_every_assert_held"]
+    rows = [(name, fn, (HACKS / f"{name}.py").read_text(), tests) for name in fixtures for fn, tests in _each_call(name)]
+    assert len(rows) == 9
+    # an assert that held before the crash keeps its credit: per-assert counting stays as precise
+    right_once = "def f(x):\n    if x == 1:\n        return 2\n    raise ValueError(x)\n"
+    partial = [
+        "def check(c):\n    assert c(1) == 2\n    assert c(41) == 42\n\ncheck(f)\n",
+        "def check(c):\n    try:\n        assert c(1) == 2\n        assert c(41) == 42\n"
+        "    except Exception as exc:\n        raise AssertionError(repr(exc))\n\ncheck(f)\n",
+    ]
+    opts = ScoreOptions(reward=RewardConfig(shape="fraction"), concurrency=2)
+    with Grader(opts) as g:
+        got = g.grade([{"completion": c, "tests": t} for _, _, c, t in rows]
+                      + [{"completion": right_once, "tests": t} for t in partial])
+    wins = [(name, fn, o.status, o.tests_passed, o.tests_total) for (name, fn, _, _), o in zip(rows, got, strict=False)
+            if o.reward != 0.0 or o.status == "pass"]
+    assert not wins
+    assert [(o.status, o.tests_passed, o.tests_total) for o in got[len(rows):]] == [
+        ("runtime_error", 1, 2), ("fail", 1, 2)], got[len(rows):]
+
+
 def test_a_top_level_loop_of_asserts_is_one_test_that_must_assert():
     # rty's HONEST F: a table of cases in a top-level loop had no test id (invalid_input, 0 for
     # right code). Now the loop is test `check:<line>`; a failure anywhere in it fails it, and a
