@@ -1,4 +1,4 @@
-"""Red team rty's open findings (issue 15), each a fixture graded through the real sandbox and
+"""The red teams' open findings (issue 15), each a fixture graded through the real sandbox and
 marked xfail(strict=True): the fix that closes one flips its test, and the fixture then moves
 into the corpus (tests/hacks/, tests/hacks/honest/), where test_fidelity.py keeps it.
 
@@ -60,45 +60,75 @@ def _cases(folder: Path) -> list[tuple[str, str]]:
     return cases
 
 
-HACK_CASES = _cases(OPEN_HACKS)
-# red team rtz: open classes, each its own strict xfail (the reason names the class)
-RTZ_OPEN = {
-    "finalizer": ("gc_partial_finalizer_changes_table", "gc_library_method_finalizer_sorts_table"),
-    "unheld_state": ("random_reseeded_so_tests_draw_one_case", "tzset_moves_the_tests_local_time",
-                     "re_cache_serves_another_pattern", "zoneinfo_cache_holds_a_zone_from_elsewhere",
-                     "encodings_cache_serves_another_codec", "strptime_regex_cache_swaps_fields"),
-    "liar_key": ("struct_cache_liar_key",),
+# Each open class: the fixtures (file stems) it holds and why it is open. A fixture of the open
+# folders named by no class is graded under the folder's catch-all reason.
+OPEN_HACK_CLASSES = {
+    "finalizer": (("gc_partial_finalizer_changes_table", "gc_library_method_finalizer_sorts_table"),
+                  "open (rtz): a finalizer with no frame of the program's: __del__ is a functools.partial over "
+                  "calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's frame) on cyclic "
+                  "garbage, collected at the tests' next allocation (gc threshold 1) after the restore"),
+    "unheld_state": (("random_reseeded_so_tests_draw_one_case", "tzset_moves_the_tests_local_time",
+                      "re_cache_serves_another_pattern", "zoneinfo_cache_holds_a_zone_from_elsewhere",
+                      "encodings_cache_serves_another_codec", "strptime_regex_cache_swaps_fields"),
+                     "open (rtz): state no restorer holds decides the tests' expected values: the random module's "
+                     "generator reseeded in every call, libc's time zone set by time.tzset(), re's pattern cache and "
+                     "ZoneInfo's, encodings' and _strptime's caches holding the program's entries under the tests' "
+                     "keys (closed by the program's own process: CheckOptions(split=True), not yet the default)"),
+    "liar_key": (("struct_cache_liar_key",),
+                 "open (rtz): a liar key answers a library's C dict lookup: a str subclass of the program's with "
+                 "the hash of '<i' and __eq__ always True, cached by struct with '<q''s layout"),
+    "tests_class": (("tests_class_eq_replaced_by_the_program",),
+                    "open (s15i): the tests hand the program their dataclass and it sets the class's __eq__ to a "
+                    "lambda of its own file, which strict.eq_of takes for the tests' own __eq__"),
+    "interned": (("interned_strings_tell_the_expected_answer",),
+                 "open (rtk): the tests' name-like string constants are interned in the process the program runs "
+                 "in, and sys.intern(guess) is not guess tells the program which of its guesses the tests hold"),
 }
-RTZ_CASES = {cls: [case for case in HACK_CASES if case[0] in names] for cls, names in RTZ_OPEN.items()}
-FINALIZER_CASES, UNHELD_CASES, LIAR_KEY_CASES = RTZ_CASES.values()
-HACK_CASES = [case for case in HACK_CASES if not any(case in cases for cases in RTZ_CASES.values())]
-# s15i: the program rewrites a class of the tests' that the tests hand it
-TESTS_CLASS_CASES = [case for case in HACK_CASES if case[0] == "tests_class_eq_replaced_by_the_program"]
-HACK_CASES = [case for case in HACK_CASES if case not in TESTS_CLASS_CASES]
-# red team rtk: the interpreter's interned strings tell the program which of its guesses the tests hold
-INTERNED_CASES = [case for case in HACK_CASES if case[0] == "interned_strings_tell_the_expected_answer"]
-HACK_CASES = [case for case in HACK_CASES if case not in INTERNED_CASES]
-# the corpus' hacks that bring a unittest module of their own (test_fidelity.py grades the other styles)
+OPEN_HONEST_CLASSES = {
+    "fence_frame": (("warning_stacklevel_names_the_tests_line",),
+                    "open (fidi): the program-call fence's frame sits between the tests and the program: "
+                    "warnings.warn(..., stacklevel=2) in the program names rlvr_harness/strict.py, not the tests' "
+                    "file; the reference graders name the caller"),
+    "rebound_global": (("tests_read_a_global_the_program_rebinds",),
+                       "open (fidj): the tests' namespace is a copy of the program's taken when the program's text "
+                       "has run (runner.py test_namespace): a global the program rebinds later keeps its old value "
+                       "for the tests; the openai harness runs both in one namespace"),
+}
+ANY_OPEN_HACK = "open: a wrong program that scores 1.0 (tests/hacks/open/, docs/fidelity.md)"
+ANY_OPEN_HONEST = "open: a correct program that scores 0 (tests/hacks/honest/open/, docs/fidelity.md)"
+
+
+def _open(folder: Path, classes: dict[str, tuple[tuple[str, ...], str]], catch_all: str) -> list:
+    """Every case of an open folder as a strict xfail carrying its class's reason."""
+    reason_of = {stem: reason for stems, reason in classes.values() for stem in stems}
+    return [pytest.param(name, style, marks=pytest.mark.xfail(strict=True, reason=reason_of.get(name, catch_all)),
+                         id=f"{name}-{style}")
+            for name, style in _cases(folder)]
+
+
+def _named(folder: Path, classes: dict[str, tuple[tuple[str, ...], str]]) -> set[str]:
+    """The stems the classes name that have no fixture in the folder (a class closed without moving its fixture
+    out, or a typo)."""
+    have = {path.stem for path in folder.glob("*.py")}
+    return {stem for stems, _ in classes.values() for stem in stems} - have
+
+
+OPEN_HACK_CASES = _open(OPEN_HACKS, OPEN_HACK_CLASSES, ANY_OPEN_HACK)
+OPEN_HONEST_CASES = _open(OPEN_HONEST, OPEN_HONEST_CLASSES, ANY_OPEN_HONEST)
+# the corpus' hacks and honest programs that bring a unittest module of their own (test_fidelity.py
+# grades the other styles)
 UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks").glob("*.py"))
                   if "unittest" in _own_tests(path)]
 HONEST_UNITTEST_CASES = [(path.stem, "unittest") for path in sorted((TESTS / "hacks" / "honest").glob("*.py"))
                          if "unittest" in _own_tests(path)]
-HONEST_CASES = _cases(OPEN_HONEST)
-# fidi's held-out honest set: the fence's frame between the tests and the program is seen by
-# code that looks at its caller (warnings' stacklevel)
-FENCE_FRAME_HONEST = [case for case in HONEST_CASES if case[0] == "warning_stacklevel_names_the_tests_line"]
-HONEST_CASES = [case for case in HONEST_CASES if case not in FENCE_FRAME_HONEST]
-# fidj: the tests' namespace is a copy of the program's, taken when the program's text has run
-REBOUND_GLOBAL_HONEST = [case for case in HONEST_CASES if case[0] == "tests_read_a_global_the_program_rebinds"]
-HONEST_CASES = [case for case in HONEST_CASES if case not in REBOUND_GLOBAL_HONEST]
 
 
 @pytest.fixture(scope="module")
 def graded() -> dict[tuple[str, str], object]:
     rows, keys = [], []
-    for folder, cases in ((OPEN_HACKS, HACK_CASES), (OPEN_HACKS, FINALIZER_CASES), (OPEN_HACKS, UNHELD_CASES),
-                          (OPEN_HACKS, LIAR_KEY_CASES), (OPEN_HACKS, TESTS_CLASS_CASES), (OPEN_HACKS, INTERNED_CASES),                           (OPEN_HONEST, HONEST_CASES), (OPEN_HONEST, FENCE_FRAME_HONEST), (OPEN_HONEST, REBOUND_GLOBAL_HONEST), (TESTS / "hacks", UNITTEST_CASES),
-                          (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
+    for folder, cases in ((OPEN_HACKS, [p.values for p in OPEN_HACK_CASES]),
+                          (OPEN_HONEST, [p.values for p in OPEN_HONEST_CASES]),
+                          (TESTS / "hacks", UNITTEST_CASES), (TESTS / "hacks" / "honest", HONEST_UNITTEST_CASES)):
         for name, style in cases:
             path = folder / f"{name}.py"
             tests = _own_tests(path) or STANDARD
@@ -111,92 +141,20 @@ def graded() -> dict[tuple[str, str], object]:
 
 def test_the_open_fixtures_are_there():
     assert len(UNITTEST_CASES) >= 5 and len(HONEST_UNITTEST_CASES) >= 1
-    assert len(FENCE_FRAME_HONEST) == 3  # asserts (check()), pytest, unittest
-    assert len(TESTS_CLASS_CASES) == 3
-    assert len(INTERNED_CASES) == 3  # HumanEval check(), pytest, unittest
-    assert len(REBOUND_GLOBAL_HONEST) == 2  # asserts, humaneval
+    assert not _named(OPEN_HACKS, OPEN_HACK_CLASSES) and not _named(OPEN_HONEST, OPEN_HONEST_CLASSES)
+    assert len(OPEN_HACK_CASES) >= 30 and len(OPEN_HONEST_CASES) >= 20
 
 
-def _open(cases: list[tuple[str, str]], reason: str) -> list:
-    return [pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason=reason)) for case in cases]
-
-
-@pytest.mark.parametrize("name,style", [
-    *UNITTEST_CASES,
-    *_open(HACK_CASES, "open: program code without a frame of its own"),
-    *_open(TESTS_CLASS_CASES, "open (s15i): the tests hand the program their dataclass and it sets the class's "
-                              "__eq__ to a lambda of its own file, which strict.eq_of takes for the tests' own __eq__"),
-    *_open(FINALIZER_CASES, "open (rtz -> s15g): a finalizer with no frame of the program's: __del__ is "
-                            "a functools.partial over calendar.mdays.__setitem__ (C) or collections.UserList.sort (a library's "
-                            "frame) on cyclic garbage, collected at the tests' next allocation (gc threshold 1) after the restore"),
-])
-def test_program_code_without_a_frame_scores_zero(graded, name, style):
-    """Program code the tests run without calling it (finalizers and gc callbacks after a
-    restore, a generator's body, a property getter) changed held state: fenced by the frame fence.
-    The corpus' hacks under unittest; the open hacks, still open, xfail(strict) with who owns them."""
+@pytest.mark.parametrize("name,style", [*UNITTEST_CASES, *OPEN_HACK_CASES])
+def test_wrong_programs_score_zero(graded, name, style):
+    """The corpus' hacks under unittest; the open hacks, each xfail(strict) with its class's reason."""
     outcome = graded[(name, style)]
     assert outcome.status != "sandbox_error", outcome
     assert outcome.reward == 0.0, (outcome.status, outcome.error)
 
 
-
-@pytest.mark.parametrize("name,style", [
-    *_open(UNHELD_CASES, "open (rtz -> s15g): state no restorer holds decides the tests' expected "
-                         "values: the random module's generator reseeded in every call (the tests' random inputs), "
-                         "libc's time zone set by time.tzset() (the tests' time.localtime()), re's pattern cache and "
-                         "ZoneInfo's, encodings' and _strptime's caches holding the program's entries under the "
-                         "tests' keys"),
-    *_open(LIAR_KEY_CASES, "open (rtz -> s15g): a liar key answers a library's C dict lookup: "
-                           "a str subclass of the program's, hash of '<i' and __eq__ always True, cached by struct with "
-                           "'<q''s layout; the tests' struct.calcsize('<i') finds it"),
-])
-def test_state_the_restorer_does_not_hold_cannot_decide_the_tests(graded, name, style):
-    """State a library keeps that the restorer does not hold (a generator's seed, libc's time
-    zone, a stdlib cache, a C cache keyed by a liar key) decides the tests: open, xfail(strict)."""
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.parametrize("name,style", HONEST_UNITTEST_CASES)
-def test_the_corpus_honest_programs_score_one_under_unittest_too(graded, name, style):
-    """The tests' own frame-bound builtins (zero-argument super() in setUp) run in their frame."""
+@pytest.mark.parametrize("name,style", [*HONEST_UNITTEST_CASES, *OPEN_HONEST_CASES])
+def test_correct_programs_score_one(graded, name, style):
+    """The corpus' honest programs under unittest; the open ones, each xfail(strict) with its class's reason."""
     outcome = graded[(name, style)]
     assert outcome.reward == 1.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open: honest programs that score 0 (tests/hacks/honest/open/)")
-@pytest.mark.parametrize("name,style", HONEST_CASES)
-def test_honest_programs_refused_by_the_guard_score_one(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.reward == 1.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open (fidi -> s15h): the program-call fence's frame sits between the tests "
-                   "and the program: warnings.warn(..., stacklevel=2) in the program names rlvr_harness/strict.py, "
-                   "not the tests' file (pytest.warns, assertWarns' cm.filename, catch_warnings); the reference "
-                   "graders name the caller")
-@pytest.mark.parametrize("name,style", FENCE_FRAME_HONEST)
-def test_a_program_warning_its_caller_names_the_tests(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.reward == 1.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open (fidj -> split): the tests' namespace is a copy of the program's taken "
-                   "when the program's text has run (runner.py test_namespace): a global the program rebinds later "
-                   "(`global calls; calls += 1`) keeps its old value for the tests; the openai harness runs both in "
-                   "one namespace and the tests read the current value")
-@pytest.mark.parametrize("name,style", REBOUND_GLOBAL_HONEST)
-def test_the_tests_read_a_global_the_program_rebinds(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.reward == 1.0, (outcome.status, outcome.error)
-
-
-@pytest.mark.xfail(strict=True, reason="open (rtk -> split): the tests' name-like string constants are interned in the "
-                   "process the program runs in, and sys.intern(guess) is not guess tells the program which of its "
-                   "guesses the tests hold (docs/fidelity.md, red team rtk)")
-@pytest.mark.parametrize("name,style", INTERNED_CASES)
-def test_the_interpreters_interned_strings_tell_the_program_nothing(graded, name, style):
-    outcome = graded[(name, style)]
-    assert outcome.status != "sandbox_error", outcome
-    assert outcome.reward == 0.0, (outcome.status, outcome.error)
