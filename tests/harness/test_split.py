@@ -12,7 +12,7 @@ from rlvr_grade.api import Grader, ScoreOptions
 from rlvr_grade.checks import CheckOptions
 from rlvr_grade.types import Limits
 from tests.conftest import TESTS, requires_root
-from tests.harness.test_open_red_team import RTZ_OPEN, STANDARD, _own_tests
+from tests.harness.test_open_red_team import OPEN_HACK_CLASSES, STANDARD, _own_tests
 
 pytestmark = requires_root
 
@@ -66,7 +66,8 @@ DEAD = {
 }
 
 OPEN_HACKS = TESTS / "hacks" / "open"
-RTZ = [(path.stem, style) for path in sorted(OPEN_HACKS.glob("*.py")) if any(path.stem in v for v in RTZ_OPEN.values())
+RTZ_STEMS = {stem for cls in ("finalizer", "unheld_state", "liar_key") for stem in OPEN_HACK_CLASSES[cls][0]}
+RTZ = [(path.stem, style) for path in sorted(OPEN_HACKS.glob("*.py")) if path.stem in RTZ_STEMS
        for style in ("asserts", "humaneval") if style in (_own_tests(path) or STANDARD)]
 
 
