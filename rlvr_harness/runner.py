@@ -1423,8 +1423,6 @@ def _nothing() -> None:
 def _program_seed(payload: CheckPayload) -> int:
     """The program's own random stream (seeding.py): one-way from the texts, tells nothing of
     the tests' seed."""
-    from rlvr_harness import seeding
-
     return seeding.seeds(payload).program
 
 
